@@ -1,0 +1,110 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.HostRepository.HostRow;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
+import dev.rendezvous.service.repo.Times;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.List;
+
+/** Rows to upstream's JSON models (cluster, infra-env, host). */
+public final class ApiViews {
+  public static final String BASE = "/api/assisted-install/v2";
+
+  private ApiViews() {}
+
+  public static JsonObject cluster(ClusterRow c, ReleaseCatalog catalog, List<HostRow> hosts, boolean withHosts) {
+    JsonObject o = c.spec().copy()
+        .put("kind", "Cluster")
+        .put("id", c.id().toString())
+        .put("href", BASE + "/clusters/" + c.id())
+        .put("name", c.name())
+        .put("openshift_version", c.openshiftVersion())
+        .put("status", c.status())
+        .put("status_info", c.statusInfo())
+        .put("status_updated_at", Times.format(c.statusUpdatedAt()))
+        .put("pull_secret_set", true)
+        .put("image_info", new JsonObject().put("created_at", Times.ZERO).put("expires_at", Times.ZERO))
+        .put("install_started_at", Times.format(c.installStartedAt()))
+        .put("install_completed_at", Times.format(c.installCompletedAt()))
+        .put("progress", c.progress() == null ? new JsonObject() : c.progress())
+        .put("created_at", Times.format(c.createdAt()))
+        .put("updated_at", Times.format(c.updatedAt()));
+    catalog.find(c.openshiftVersion()).ifPresent(r -> o.put("ocp_release_image", r.releaseImage()));
+    if (c.validationsInfo() != null) {
+      o.put("validations_info", c.validationsInfo().toString());
+    }
+    o.put("total_host_count", hosts.size());
+    o.put("enabled_host_count", hosts.size());
+    o.put("ready_host_count", hosts.stream().filter(h -> "known".equals(h.status())).count());
+    if (withHosts) {
+      JsonArray hs = new JsonArray();
+      hosts.forEach(h -> hs.add(host(h)));
+      o.put("hosts", hs);
+    }
+    return o;
+  }
+
+  public static JsonObject infraEnv(InfraEnvRow e, String downloadUrl) {
+    JsonObject spec = e.spec();
+    JsonObject o = spec.copy()
+        .put("kind", "InfraEnv")
+        .put("id", e.id().toString())
+        .put("href", BASE + "/infra-envs/" + e.id())
+        .put("name", e.name())
+        .put("type", spec.getString("image_type", "full-iso"))
+        .put("pull_secret_set", true)
+        .put("download_url", downloadUrl)
+        .put("expires_at", Times.ZERO)
+        .put("created_at", Times.format(e.createdAt()))
+        .put("updated_at", Times.format(e.updatedAt()));
+    o.remove("image_type");
+    if (e.clusterId() != null) {
+      o.put("cluster_id", e.clusterId().toString());
+    }
+    // Upstream returns static_network_config as a string.
+    if (spec.getValue("static_network_config") instanceof JsonArray a) {
+      o.put("static_network_config", a.encode());
+    }
+    return o;
+  }
+
+  public static JsonObject host(HostRow h) {
+    JsonObject o = h.spec().copy()
+        .put("kind", "Host")
+        .put("id", h.id().toString())
+        .put("href", BASE + "/infra-envs/" + h.infraEnvId() + "/hosts/" + h.id())
+        .put("infra_env_id", h.infraEnvId().toString())
+        .put("status", h.status())
+        .put("status_info", h.statusInfo())
+        .put("status_updated_at", Times.format(h.statusUpdatedAt()))
+        .put("role", h.role())
+        .put("suggested_role", h.suggestedRole() == null ? h.role() : h.suggestedRole())
+        .put("bootstrap", h.bootstrap())
+        .put("progress", h.progress() == null ? new JsonObject() : h.progress())
+        .put("checked_in_at", Times.format(h.checkedInAt()))
+        .put("registered_at", Times.format(h.registeredAt()))
+        .put("created_at", Times.format(h.createdAt()))
+        .put("updated_at", Times.format(h.updatedAt()));
+    if (h.clusterId() != null) {
+      o.put("cluster_id", h.clusterId().toString());
+    }
+    putIfSet(o, "requested_hostname", h.requestedHostname());
+    putIfSet(o, "installation_disk_id", h.installationDiskId());
+    putIfSet(o, "installation_disk_path", h.installationDiskPath());
+    putIfSet(o, "discovery_agent_version", h.discoveryAgentVersion());
+    // Upstream carries these documents as JSON-encoded strings.
+    putIfSet(o, "inventory", h.inventory());
+    putIfSet(o, "connectivity", h.connectivity());
+    putIfSet(o, "validations_info", h.validationsInfo());
+    return o;
+  }
+
+  private static void putIfSet(JsonObject o, String k, Object v) {
+    if (v != null) {
+      o.put(k, v instanceof String s ? s : v.toString());
+    }
+  }
+}

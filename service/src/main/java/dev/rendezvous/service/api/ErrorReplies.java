@@ -1,0 +1,80 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.service.validation.InvalidInputException;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.HttpException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns every failure into upstream's error shape {code, href, id, kind, reason} (plus the
+ * offending "field" when there is one). Unexpected exceptions are logged and answered 500 without
+ * internals; everything a client can cause maps to a 4xx before it gets here.
+ */
+public final class ErrorReplies {
+  private static final Logger LOG = LoggerFactory.getLogger(ErrorReplies.class);
+
+  private ErrorReplies() {}
+
+  public static JsonObject body(int status, String field, String reason) {
+    JsonObject o = new JsonObject()
+        .put("code", Integer.toString(status))
+        .put("href", "")
+        .put("id", status)
+        .put("kind", "Error")
+        .put("reason", field == null ? reason : field + ": " + reason);
+    if (field != null) {
+      o.put("field", field);
+    }
+    return o;
+  }
+
+  public static void send(RoutingContext ctx, int status, String field, String reason) {
+    HttpServerResponse r = ctx.response();
+    if (r.ended()) {
+      return;
+    }
+    if (r.headWritten()) {
+      r.reset();
+      return;
+    }
+    r.setStatusCode(status).putHeader("Content-Type", "application/json").end(body(status, field, reason).encode());
+  }
+
+  /** The router's failure handler. */
+  public static void handle(RoutingContext ctx) {
+    Throwable t = ctx.failure();
+    if (t instanceof ApiError e) {
+      send(ctx, e.status(), e.field(), e.getMessage());
+    } else if (t instanceof InvalidInputException e) {
+      send(ctx, 400, e.field(), e.reason());
+    } else if (t instanceof DecodeException) {
+      send(ctx, 400, "body", "is not valid JSON");
+    } else if (t instanceof HttpException e) {
+      int s = e.getStatusCode();
+      send(ctx, s, s == 413 ? "body" : null, s == 413 ? "is larger than the limit" : statusText(s));
+    } else if (t == null) {
+      int s = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+      send(ctx, s, s == 413 ? "body" : null, s == 413 ? "is larger than the limit" : statusText(s));
+    } else {
+      LOG.atError().setCause(t).addKeyValue("path", ctx.normalizedPath()).log("unexpected failure");
+      send(ctx, 500, null, "internal error");
+    }
+  }
+
+  static String statusText(int s) {
+    return switch (s) {
+      case 400 -> "bad request";
+      case 401 -> "unauthorized";
+      case 403 -> "forbidden";
+      case 404 -> "not found";
+      case 405 -> "method not allowed";
+      case 413 -> "request body too large";
+      case 415 -> "unsupported media type";
+      default -> "error " + s;
+    };
+  }
+}

@@ -1,0 +1,508 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.service.api.params.ClusterParams;
+import dev.rendezvous.service.api.params.HostParams;
+import dev.rendezvous.service.api.params.InfraEnvParams;
+import dev.rendezvous.service.auth.Tenant;
+import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.repo.ClusterRepository;
+import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.EventRecord;
+import dev.rendezvous.service.repo.EventRepository;
+import dev.rendezvous.service.repo.HostRepository;
+import dev.rendezvous.service.repo.HostRepository.HostRow;
+import dev.rendezvous.service.repo.InfraEnvRepository;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
+import dev.rendezvous.service.repo.Times;
+import dev.rendezvous.service.validation.InvalidInputException;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.sqlclient.Pool;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The user-facing REST API v2: clusters, infra-envs, hosts, events and catalogue endpoints, with
+ * upstream's paths, JSON names and status codes. Agent-facing paths are the gateway's.
+ */
+public final class RestApi {
+  private static final Logger LOG = LoggerFactory.getLogger(RestApi.class);
+  /** Statuses in which a cluster's or host's user settings may change (upstream's pre-install set). */
+  static final Set<String> CLUSTER_EDITABLE = Set.of("insufficient", "ready", "pending-for-input", "adding-hosts");
+  static final Set<String> CLUSTER_BUSY = Set.of("preparing-for-installation", "installing", "finalizing",
+      "installing-pending-user-action");
+  static final Set<String> HOST_EDITABLE = Set.of("discovering", "known", "disconnected", "insufficient",
+      "pending-for-input", "known-unbound", "disconnected-unbound", "insufficient-unbound", "discovering-unbound",
+      "binding");
+
+  private final Pool db;
+  private final ReleaseCatalog catalog;
+  private final UserAuth auth;
+  private final ClusterParams clusterParams;
+  private final InfraEnvParams infraEnvParams;
+  private final Function<InfraEnvRow, String> downloadUrl;
+  private final long bodyLimitBytes;
+
+  public RestApi(Pool db, ReleaseCatalog catalog, UserAuth auth, Function<InfraEnvRow, String> downloadUrl,
+      long bodyLimitBytes) {
+    this.db = db;
+    this.catalog = catalog;
+    this.auth = auth;
+    this.clusterParams = new ClusterParams(catalog);
+    this.infraEnvParams = new InfraEnvParams(catalog);
+    this.downloadUrl = downloadUrl;
+    this.bodyLimitBytes = bodyLimitBytes;
+  }
+
+  /** Path clean-up, body limit and JSON errors for everything under /api; call before mounting any /api route. */
+  public void mountCommon(Router router) {
+    router.route().order(-100).handler(RestApi::cleanPath);
+    router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(bodyLimitBytes));
+    router.route("/api/*").failureHandler(ErrorReplies::handle);
+    for (int code : new int[] {400, 404, 405, 413, 415, 500}) {
+      router.errorHandler(code, ErrorReplies::handle);
+    }
+  }
+
+  /** User routes; the gateway's agent routes must be mounted before this (they do their own auth). */
+  public void mount(Router router) {
+    String b = ApiViews.BASE;
+    router.route(b + "/*").handler(auth);
+    router.post(b + "/clusters").handler(this::createCluster);
+    router.get(b + "/clusters").handler(this::listClusters);
+    router.get(b + "/clusters/default-config").handler(this::defaultConfig);
+    router.get(b + "/clusters/:cluster_id").handler(this::getCluster);
+    router.patch(b + "/clusters/:cluster_id").handler(this::updateCluster);
+    router.delete(b + "/clusters/:cluster_id").handler(this::deleteCluster);
+    router.get(b + "/clusters/:cluster_id/hosts").handler(this::listClusterHosts);
+    router.post(b + "/infra-envs").handler(this::createInfraEnv);
+    router.get(b + "/infra-envs").handler(this::listInfraEnvs);
+    router.get(b + "/infra-envs/:infra_env_id").handler(this::getInfraEnv);
+    router.patch(b + "/infra-envs/:infra_env_id").handler(this::updateInfraEnv);
+    router.delete(b + "/infra-envs/:infra_env_id").handler(this::deleteInfraEnv);
+    router.get(b + "/infra-envs/:infra_env_id/hosts").handler(this::listInfraEnvHosts);
+    router.get(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::getHost);
+    router.patch(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::updateHost);
+    router.delete(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::deleteHost);
+    router.get(b + "/events").handler(this::listEvents);
+    router.get(b + "/openshift-versions").handler(this::openshiftVersions);
+  }
+
+  /** Upstream's server cleans "//" and a trailing "/" instead of answering 404; so do we. */
+  static void cleanPath(RoutingContext ctx) {
+    String path = ctx.request().path();
+    if (path.length() > 1 && (path.contains("//") || path.endsWith("/"))) {
+      String clean = path.replaceAll("/{2,}", "/");
+      if (clean.length() > 1 && clean.endsWith("/")) {
+        clean = clean.substring(0, clean.length() - 1);
+      }
+      String q = ctx.request().query();
+      ctx.reroute(ctx.request().method(), q == null ? clean : clean + "?" + q);
+      return;
+    }
+    ctx.next();
+  }
+
+  // ---- clusters
+
+  private void createCluster(RoutingContext ctx) {
+    handle(ctx, 201, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      JsonObject p = clusterParams.forCreate(Requests.body(ctx));
+      OffsetDateTime now = Times.now();
+      String pullSecret = (String) p.remove("pull_secret");
+      String name = (String) p.remove("name");
+      String version = (String) p.remove("openshift_version");
+      ClusterRow row = new ClusterRow(UUID.randomUUID(), t.name(), name, version, "insufficient",
+          "Cluster is not ready for install", now, p, null, null, null, null, 1, now, now);
+      return db.withTransaction(tx -> ClusterRepository.insert(tx, row, pullSecret)
+              .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "cluster_registration_succeeded",
+                  "Successfully registered cluster " + name, row.id(), null, null))))
+          .map(v -> {
+            LOG.atInfo().addKeyValue("cluster_id", row.id()).addKeyValue("tenant", t.name()).log("cluster registered");
+            return ApiViews.cluster(row, catalog, List.of(), true);
+          });
+    });
+  }
+
+  private void listClusters(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      boolean withHosts = Requests.queryBool(ctx, "with_hosts", false);
+      return ClusterRepository.list(db, t.name()).compose(rows -> {
+        JsonArray out = new JsonArray();
+        Future<Void> chain = Future.succeededFuture();
+        for (ClusterRow c : rows) {
+          chain = chain.compose(v -> hostsOf(t, c.id()).map(hs -> {
+            out.add(ApiViews.cluster(c, catalog, hs, withHosts));
+            return null;
+          }));
+        }
+        return chain.map(v -> out);
+      });
+    });
+  }
+
+  private void getCluster(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      boolean exclude = Requests.queryBool(ctx, "exclude-hosts", false);
+      return cluster(t, id).compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, !exclude)));
+    });
+  }
+
+  private void updateCluster(RoutingContext ctx) {
+    handle(ctx, 201, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      JsonObject body = Requests.body(ctx);
+      return db.withTransaction(tx -> ClusterRepository.get(tx, t.name(), id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
+          .compose(c -> {
+            if (!CLUSTER_EDITABLE.contains(c.status())) {
+              throw ApiError.conflict("cluster " + id + " is " + c.status() + "; it can be updated only before installation");
+            }
+            JsonObject spec = clusterParams.merge(c.spec(), body);
+            String name = (String) spec.remove("name");
+            String pullSecret = (String) spec.remove("pull_secret");
+            ClusterRow next = new ClusterRow(c.id(), c.tenant(), name == null ? c.name() : name, c.openshiftVersion(),
+                c.status(), c.statusInfo(), c.statusUpdatedAt(), spec, c.validationsInfo(), c.progress(),
+                c.installStartedAt(), c.installCompletedAt(), c.rowVersion() + 1, c.createdAt(), Times.now());
+            return ClusterRepository.updateSpec(tx, next, c.rowVersion(), pullSecret).map(ok -> {
+              if (!ok) {
+                throw ApiError.conflict("cluster " + id + " was changed concurrently; retry");
+              }
+              return next;
+            });
+          }))
+          .compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, true)));
+    });
+  }
+
+  private void deleteCluster(RoutingContext ctx) {
+    handle(ctx, 204, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      return db.withTransaction(tx -> ClusterRepository.get(tx, t.name(), id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
+          .compose(c -> {
+            if (CLUSTER_BUSY.contains(c.status())) {
+              throw ApiError.conflict("cluster " + id + " is " + c.status() + "; cancel the installation before deleting it");
+            }
+            // Hosts bound to the cluster go with it; its infra-envs stay, unbound (FK ON DELETE SET NULL).
+            return HostRepository.deleteByCluster(tx, id)
+                .compose(v -> ClusterRepository.delete(tx, t.name(), id))
+                .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "cluster_deregistered",
+                    "Deregistered cluster " + c.name(), id, null, null)));
+          }))
+          .map(v -> null);
+    });
+  }
+
+  private void defaultConfig(RoutingContext ctx) {
+    handle(ctx, 200, () -> Future.succeededFuture(new JsonObject()
+        .put("cluster_network_cidr", "10.128.0.0/14")
+        .put("cluster_network_host_prefix", 23)
+        .put("service_network_cidr", "172.30.0.0/16")
+        .put("cluster_networks_ipv4", new JsonArray().add(new JsonObject().put("cidr", "10.128.0.0/14").put("host_prefix", 23)))
+        .put("service_networks_ipv4", new JsonArray().add(new JsonObject().put("cidr", "172.30.0.0/16")))
+        .put("ntp_source", "")
+        .put("inactive_deletion_hours", 720)
+        .put("forbidden_hostnames", new JsonArray().add("bootstrap").add("localhost").add("localhost.localdomain")
+            .add("localhost4").add("localhost4.localdomain4").add("localhost6").add("localhost6.localdomain6"))));
+  }
+
+  private void listClusterHosts(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      List<String> roles = Requests.queryList(ctx, "role", List.of("master", "arbiter", "worker", "auto-assign"));
+      String status = ctx.request().getParam("status");
+      return cluster(t, id).compose(c -> hostsOf(t, id)).map(hs -> {
+        JsonArray out = new JsonArray();
+        for (HostRow h : hs) {
+          String effective = "auto-assign".equals(h.role()) && h.suggestedRole() != null ? h.suggestedRole() : h.role();
+          if ((roles.isEmpty() || roles.contains(effective)) && (status == null || status.equals(h.status()))) {
+            out.add(ApiViews.host(h));
+          }
+        }
+        return out;
+      });
+    });
+  }
+
+  // ---- infra-envs
+
+  private void createInfraEnv(RoutingContext ctx) {
+    handle(ctx, 201, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      JsonObject p = infraEnvParams.forCreate(Requests.body(ctx));
+      UUID clusterId = p.containsKey("cluster_id") ? UUID.fromString((String) p.remove("cluster_id")) : null;
+      String pullSecret = (String) p.remove("pull_secret");
+      String name = (String) p.remove("name");
+      OffsetDateTime now = Times.now();
+      return db.withTransaction(tx -> {
+        Future<Void> check = Future.succeededFuture();
+        if (clusterId != null) {
+          check = ClusterRepository.get(tx, t.name(), clusterId).map(o -> {
+            ClusterRow c = o.orElseThrow(() -> new ApiError(404, "cluster_id", "cluster " + clusterId + " not found"));
+            if (!p.containsKey("openshift_version")) {
+              p.put("openshift_version", c.openshiftVersion());
+            }
+            return null;
+          });
+        }
+        return check.compose(v -> {
+          if (!p.containsKey("openshift_version")) {
+            p.put("openshift_version", catalog.defaultRelease().openshiftVersion());
+          }
+          InfraEnvRow row = new InfraEnvRow(UUID.randomUUID(), t.name(), clusterId, name, p, 1, now, now);
+          return InfraEnvRepository.insert(tx, row, pullSecret)
+              .compose(x -> EventRepository.record(tx, EventRecord.info(t.name(), "infra_env_registered",
+                  "Registered infra env " + name, clusterId, row.id(), null)))
+              .map(x -> row);
+        });
+      }).map(row -> {
+        LOG.atInfo().addKeyValue("infra_env_id", row.id()).addKeyValue("cluster_id", row.clusterId()).log("infra-env registered");
+        return ApiViews.infraEnv(row, downloadUrl.apply(row));
+      });
+    });
+  }
+
+  private void listInfraEnvs(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID clusterId = Requests.queryUuid(ctx, "cluster_id");
+      return InfraEnvRepository.list(db, t.name(), clusterId).map(rows -> {
+        JsonArray out = new JsonArray();
+        rows.forEach(r -> out.add(ApiViews.infraEnv(r, downloadUrl.apply(r))));
+        return out;
+      });
+    });
+  }
+
+  private void getInfraEnv(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "infra_env_id");
+      return infraEnv(t, id).map(r -> ApiViews.infraEnv(r, downloadUrl.apply(r)));
+    });
+  }
+
+  private void updateInfraEnv(RoutingContext ctx) {
+    handle(ctx, 201, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "infra_env_id");
+      JsonObject body = Requests.body(ctx);
+      return db.withTransaction(tx -> InfraEnvRepository.get(tx, t.name(), id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)))
+          .compose(e -> {
+            JsonObject spec = infraEnvParams.merge(e.spec(), body);
+            String pullSecret = (String) spec.remove("pull_secret");
+            InfraEnvRow next = new InfraEnvRow(e.id(), e.tenant(), e.clusterId(), e.name(), spec, e.rowVersion() + 1,
+                e.createdAt(), Times.now());
+            return InfraEnvRepository.updateSpec(tx, next, e.rowVersion(), pullSecret).map(ok -> {
+              if (!ok) {
+                throw ApiError.conflict("infra-env " + id + " was changed concurrently; retry");
+              }
+              return next;
+            });
+          }))
+          .map(r -> ApiViews.infraEnv(r, downloadUrl.apply(r)));
+    });
+  }
+
+  private void deleteInfraEnv(RoutingContext ctx) {
+    handle(ctx, 204, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "infra_env_id");
+      return db.withTransaction(tx -> InfraEnvRepository.get(tx, t.name(), id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)))
+          .compose(e -> HostRepository.countByInfraEnv(tx, id).compose(n -> {
+            if (n > 0) {
+              throw ApiError.conflict("infra-env " + id + " still has " + n + " host(s); delete them first");
+            }
+            return InfraEnvRepository.delete(tx, t.name(), id)
+                .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "infra_env_deregistered",
+                    "Deregistered infra env " + e.name(), e.clusterId(), null, null)));
+          })))
+          .map(v -> null);
+    });
+  }
+
+  // ---- hosts
+
+  private void listInfraEnvHosts(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "infra_env_id");
+      return infraEnv(t, id).compose(e -> HostRepository.listByInfraEnv(db, t.name(), id)).map(hs -> {
+        JsonArray out = new JsonArray();
+        hs.forEach(h -> out.add(ApiViews.host(h)));
+        return out;
+      });
+    });
+  }
+
+  private void getHost(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID ie = Requests.pathUuid(ctx, "infra_env_id");
+      UUID id = Requests.pathUuid(ctx, "host_id");
+      return host(t, ie, id).map(ApiViews::host);
+    });
+  }
+
+  private void updateHost(RoutingContext ctx) {
+    handle(ctx, 201, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID ie = Requests.pathUuid(ctx, "infra_env_id");
+      UUID id = Requests.pathUuid(ctx, "host_id");
+      JsonObject p = HostParams.forUpdate(Requests.body(ctx));
+      return db.withTransaction(tx -> HostRepository.get(tx, t.name(), ie, id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)))
+          .compose(h -> {
+            if (!HOST_EDITABLE.contains(h.status())) {
+              throw new ApiError(400, "host " + id + " is " + h.status()
+                  + "; role, host name and disks can be set only before installation");
+            }
+            HostRow next = HostUpdates.apply(h, p);
+            Future<Void> events = Future.succeededFuture();
+            if (!next.role().equals(h.role())) {
+              events = EventRepository.record(tx, EventRecord.info(t.name(), "host_role_updated",
+                  "Host " + displayName(next) + ": role set to " + next.role(), h.clusterId(), ie, id));
+            }
+            return events.compose(v -> HostRepository.updateUserFields(tx, next, h.rowVersion())).map(ok -> {
+              if (!ok) {
+                throw ApiError.conflict("host " + id + " was changed concurrently; retry");
+              }
+              return next;
+            });
+          }))
+          .compose(h -> host(t, ie, id))
+          .map(ApiViews::host);
+    });
+  }
+
+  private void deleteHost(RoutingContext ctx) {
+    handle(ctx, 204, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID ie = Requests.pathUuid(ctx, "infra_env_id");
+      UUID id = Requests.pathUuid(ctx, "host_id");
+      return db.withTransaction(tx -> HostRepository.get(tx, t.name(), ie, id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)))
+          .compose(h -> HostRepository.delete(tx, ie, id)
+              .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "host_deregistered",
+                  "Host " + displayName(h) + ": deregistered", h.clusterId(), ie, id)))))
+          .map(v -> null);
+    });
+  }
+
+  // ---- events and catalogue
+
+  private void listEvents(RoutingContext ctx) {
+    Tenant t = UserAuth.tenant(ctx);
+    Future<EventRepository.Page> page;
+    try {
+      List<UUID> hostIds = new java.util.ArrayList<>(Requests.queryUuids(ctx, "host_ids"));
+      UUID single = Requests.queryUuid(ctx, "host_id");
+      if (single != null) {
+        hostIds.add(single);
+      }
+      Long limit = Requests.queryLong(ctx, "limit");
+      Long offset = Requests.queryLong(ctx, "offset");
+      String order = ctx.request().getParam("order");
+      if (order != null && !order.isEmpty() && !order.equals("ascending") && !order.equals("descending")) {
+        throw new InvalidInputException("order", "must be ascending or descending");
+      }
+      List<String> categories = Requests.queryList(ctx, "categories", List.of("user", "metrics"));
+      EventRepository.Query q = new EventRepository.Query(t.name(), Requests.queryUuid(ctx, "cluster_id"), hostIds,
+          Requests.queryUuid(ctx, "infra_env_id"), Requests.queryBool(ctx, "cluster_level", false),
+          Requests.queryBool(ctx, "deleted_hosts", false),
+          Requests.queryList(ctx, "severities", List.of("info", "warning", "error", "critical")),
+          categories.isEmpty() ? List.of("user") : categories, ctx.request().getParam("message"),
+          limit == null ? 5000 : (limit < 0 ? -1 : limit), offset == null || offset < 0 ? 0 : offset,
+          "descending".equals(order));
+      page = EventRepository.list(db, q);
+    } catch (RuntimeException e) {
+      ctx.fail(e);
+      return;
+    }
+    page.onSuccess(p -> ctx.response()
+            .putHeader("Content-Type", "application/json")
+            .putHeader("Severity-Count-Info", Long.toString(p.severityCounts().getLong("info")))
+            .putHeader("Severity-Count-Warning", Long.toString(p.severityCounts().getLong("warning")))
+            .putHeader("Severity-Count-Error", Long.toString(p.severityCounts().getLong("error")))
+            .putHeader("Severity-Count-Critical", Long.toString(p.severityCounts().getLong("critical")))
+            .putHeader("Event-Count", Long.toString(p.total()))
+            .end(p.events().encode()))
+        .onFailure(ctx::fail);
+  }
+
+  private void openshiftVersions(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      JsonObject out = new JsonObject();
+      for (ReleaseCatalog.Release r : catalog.releases()) {
+        out.put(r.openshiftVersion(), new JsonObject()
+            .put("display_name", r.displayName())
+            .put("support_level", r.supportLevel())
+            .put("default", r.isDefault())
+            .put("cpu_architectures", new JsonArray(r.cpuArchitectures())));
+      }
+      return Future.succeededFuture(out);
+    });
+  }
+
+  // ---- helpers
+
+  private Future<ClusterRow> cluster(Tenant t, UUID id) {
+    return ClusterRepository.get(db, t.name(), id).map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)));
+  }
+
+  private Future<InfraEnvRow> infraEnv(Tenant t, UUID id) {
+    return InfraEnvRepository.get(db, t.name(), id).map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)));
+  }
+
+  private Future<HostRow> host(Tenant t, UUID ie, UUID id) {
+    return HostRepository.get(db, t.name(), ie, id).map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)));
+  }
+
+  private Future<List<HostRow>> hostsOf(Tenant t, UUID clusterId) {
+    return HostRepository.listByCluster(db, t.name(), clusterId);
+  }
+
+  static String displayName(HostRow h) {
+    return h.requestedHostname() != null ? h.requestedHostname() : h.id().toString();
+  }
+
+  /** Runs an action and answers with its JSON (or no body for 204); any failure goes to the JSON error handler. */
+  private static void handle(RoutingContext ctx, int status, Supplier<Future<?>> action) {
+    Future<?> f;
+    try {
+      f = action.get();
+    } catch (RuntimeException e) {
+      ctx.fail(e);
+      return;
+    }
+    f.onSuccess(body -> {
+      ctx.response().setStatusCode(status);
+      if (status == 204 || body == null) {
+        ctx.response().end();
+      } else {
+        ctx.response().putHeader("Content-Type", "application/json").end(body.toString());
+      }
+    }).onFailure(ctx::fail);
+  }
+}

@@ -1,0 +1,84 @@
+package dev.rendezvous.service.api.params;
+
+import static dev.rendezvous.service.api.params.Rules.*;
+
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.validation.Secrets;
+import io.vertx.core.json.JsonObject;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+/** infra-env-create-params and infra-env-update-params. */
+public final class InfraEnvParams {
+  private final Schema create;
+  private final Schema update;
+
+  public InfraEnvParams(ReleaseCatalog catalog) {
+    Map<String, Rule> f = new LinkedHashMap<>();
+    f.put("name", string(1, 128));
+    f.put("pull_secret", string(65536, Secrets::pullSecretProblem));
+    f.put("cluster_id", uuid());
+    f.put("openshift_version", string(32, v -> catalog.find(v).isPresent() ? null
+        : "'" + v + "' is not a supported OpenShift version"));
+    f.put("cpu_architecture", oneOf("x86_64", "aarch64", "arm64", "ppc64le", "s390x"));
+    f.put("image_type", oneOf("full-iso", "minimal-iso", "disconnected-iso"));
+    f.put("ssh_authorized_key", string(16384, s -> s.isEmpty() ? null : Secrets.sshKeysProblem(s)));
+    f.put("proxy", object(Map.of(
+        "http_proxy", string(2048, ClusterParams::proxyUrlProblem),
+        "https_proxy", string(2048, ClusterParams::proxyUrlProblem),
+        "no_proxy", string(4096, ClusterParams::noProxyProblem)), Set.of()));
+    f.put("static_network_config", arrayOf(object(Map.of(
+        "network_yaml", string(1, 65536),
+        "mac_interface_map", arrayOf(object(Map.of(
+            "mac_address", mac(),
+            "logical_nic_name", string(1, 15)), Set.of("mac_address", "logical_nic_name")), 64)),
+        Set.of("network_yaml")), 4000));
+    f.put("ignition_config_override", string(262144, InfraEnvParams::ignitionOverrideProblem));
+    f.put("kernel_arguments", arrayOf(object(Map.of(
+        "operation", oneOf("append", "replace", "delete"),
+        "value", string(1, 1024)), Set.of("operation", "value")), 64));
+    f.put("additional_trust_bundle", string(65536, s -> s.isEmpty() || s.contains("-----BEGIN CERTIFICATE-----") ? null
+        : "must be PEM-encoded certificates"));
+    f.put("additional_ntp_sources", string(2048, ClusterParams::ntpSourcesProblem));
+    f.put("rendezvous_ip", ip());
+    this.create = new Schema(Map.copyOf(f), Set.of("name", "pull_secret"));
+    Map<String, Rule> u = new LinkedHashMap<>(f);
+    u.remove("name");
+    u.remove("cluster_id");
+    u.remove("cpu_architecture");
+    this.update = new Schema(Map.copyOf(u), Set.of());
+  }
+
+  public JsonObject forCreate(JsonObject body) {
+    JsonObject p = create.validate(body, false);
+    if (!p.containsKey("cpu_architecture")) {
+      p.put("cpu_architecture", "x86_64");
+    }
+    if (!p.containsKey("image_type")) {
+      p.put("image_type", "full-iso");
+    }
+    return p;
+  }
+
+  public JsonObject merge(JsonObject current, JsonObject body) {
+    return current.copy().mergeIn(update.validate(body, true));
+  }
+
+  static String ignitionOverrideProblem(String s) {
+    if (s.isEmpty()) {
+      return null;
+    }
+    JsonObject o;
+    try {
+      o = new JsonObject(s);
+    } catch (RuntimeException e) {
+      return "must be an Ignition config encoded as a JSON string";
+    }
+    Object ign = o.getValue("ignition");
+    if (!(ign instanceof JsonObject i) || !(i.getValue("version") instanceof String v) || !v.matches("3\\.[0-9]+\\.[0-9]+")) {
+      return "must have ignition.version 3.x.y";
+    }
+    return null;
+  }
+}

@@ -1,0 +1,21 @@
+package dev.rendezvous.service.db;
+
+import io.vertx.core.Vertx;
+import io.vertx.pgclient.PgBuilder;
+import io.vertx.pgclient.PgConnectOptions;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.PoolOptions;
+
+/** Builds the reactive PostgreSQL pool every repository shares. */
+public final class Database {
+  private Database() {}
+
+  public static Pool pool(Vertx vertx, String uri, int maxSize) {
+    PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(256);
+    return PgBuilder.pool()
+        .with(new PoolOptions().setMaxSize(maxSize).setShared(false))
+        .connectingTo(connect)
+        .using(vertx)
+        .build();
+  }
+}

@@ -1,0 +1,105 @@
+package dev.rendezvous.service.repo;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Cluster rows. Every query is scoped by tenant; updates check the row version. */
+public final class ClusterRepository {
+  public static final String COLUMNS =
+      "id, tenant, name, openshift_version, status, status_info, status_updated_at, spec, validations_info,"
+          + " progress, install_started_at, install_completed_at, row_version, created_at, updated_at";
+
+  /** A cluster row as stored. */
+  public record ClusterRow(
+      UUID id,
+      String tenant,
+      String name,
+      String openshiftVersion,
+      String status,
+      String statusInfo,
+      OffsetDateTime statusUpdatedAt,
+      JsonObject spec,
+      Object validationsInfo,
+      JsonObject progress,
+      OffsetDateTime installStartedAt,
+      OffsetDateTime installCompletedAt,
+      long rowVersion,
+      OffsetDateTime createdAt,
+      OffsetDateTime updatedAt) {
+
+    static ClusterRow of(Row r) {
+      return new ClusterRow(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
+          r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),
+          r.getOffsetDateTime("status_updated_at"), r.getJsonObject("spec"), r.getValue("validations_info"),
+          r.getJsonObject("progress"), r.getOffsetDateTime("install_started_at"),
+          r.getOffsetDateTime("install_completed_at"), r.getLong("row_version"),
+          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"));
+    }
+  }
+
+  private ClusterRepository() {}
+
+  public static Future<Void> insert(SqlClient db, ClusterRow c, String pullSecret) {
+    return db.preparedQuery("INSERT INTO clusters (id, tenant, name, openshift_version, status, status_info,"
+            + " status_updated_at, spec, pull_secret, row_version, created_at, updated_at)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $11)")
+        .execute(Tuple.from(Arrays.asList(c.id(), c.tenant(), c.name(), c.openshiftVersion(), c.status(),
+            c.statusInfo(), c.statusUpdatedAt(), c.spec(), pullSecret, c.createdAt(), c.updatedAt())))
+        .mapEmpty();
+  }
+
+  public static Future<Optional<ClusterRow>> get(SqlClient db, String tenant, UUID id) {
+    return db.preparedQuery("SELECT " + COLUMNS + " FROM clusters WHERE id = $1 AND tenant = $2")
+        .execute(Tuple.of(id, tenant))
+        .map(ClusterRepository::first);
+  }
+
+  /** The stored pull secret, for Ignition and install-config generation; never returned by the API. */
+  public static Future<Optional<String>> pullSecret(SqlClient db, String tenant, UUID id) {
+    return db.preparedQuery("SELECT pull_secret FROM clusters WHERE id = $1 AND tenant = $2")
+        .execute(Tuple.of(id, tenant))
+        .map(rs -> rs.size() == 0 ? Optional.empty() : Optional.of(rs.iterator().next().getString(0)));
+  }
+
+  public static Future<List<ClusterRow>> list(SqlClient db, String tenant) {
+    return db.preparedQuery("SELECT " + COLUMNS + " FROM clusters WHERE tenant = $1 ORDER BY created_at, id")
+        .execute(Tuple.of(tenant))
+        .map(ClusterRepository::all);
+  }
+
+  /** Returns false when the row changed since {@code expectedVersion} was read (or is gone). */
+  public static Future<Boolean> updateSpec(SqlClient db, ClusterRow c, long expectedVersion, String pullSecretOrNull) {
+    return db.preparedQuery("UPDATE clusters SET name = $1, spec = $2, pull_secret = COALESCE($3, pull_secret),"
+            + " updated_at = $4, row_version = row_version + 1 WHERE id = $5 AND tenant = $6 AND row_version = $7")
+        .execute(Tuple.from(Arrays.asList(c.name(), c.spec(), pullSecretOrNull, Times.now(), c.id(), c.tenant(), expectedVersion)))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  public static Future<Boolean> delete(SqlClient db, String tenant, UUID id) {
+    return db.preparedQuery("DELETE FROM clusters WHERE id = $1 AND tenant = $2")
+        .execute(Tuple.of(id, tenant))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  static Optional<ClusterRow> first(RowSet<Row> rs) {
+    return rs.size() == 0 ? Optional.empty() : Optional.of(ClusterRow.of(rs.iterator().next()));
+  }
+
+  static List<ClusterRow> all(RowSet<Row> rs) {
+    List<ClusterRow> out = new ArrayList<>(rs.size());
+    for (Row r : rs) {
+      out.add(ClusterRow.of(r));
+    }
+    return out;
+  }
+}

@@ -1,0 +1,111 @@
+package dev.rendezvous.service.repo;
+
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlClient;
+import io.vertx.sqlclient.Tuple;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/** Host rows; tenant scoping goes through the owning infra-env. */
+public final class HostRepository {
+  static final String COLUMNS =
+      "h.id, h.infra_env_id, h.cluster_id, h.status, h.status_info, h.status_updated_at, h.role, h.suggested_role,"
+          + " h.bootstrap, h.requested_hostname, h.installation_disk_id, h.installation_disk_path,"
+          + " h.discovery_agent_version, h.inventory, h.connectivity, h.validations_info, h.progress, h.spec,"
+          + " h.checked_in_at, h.registered_at, h.row_version, h.created_at, h.updated_at";
+  private static final String FROM = " FROM hosts h JOIN infra_envs ie ON ie.id = h.infra_env_id";
+
+  public record HostRow(
+      UUID id, UUID infraEnvId, UUID clusterId, String status, String statusInfo, OffsetDateTime statusUpdatedAt,
+      String role, String suggestedRole, boolean bootstrap, String requestedHostname, String installationDiskId,
+      String installationDiskPath, String discoveryAgentVersion, Object inventory, Object connectivity,
+      Object validationsInfo, JsonObject progress, JsonObject spec, OffsetDateTime checkedInAt,
+      OffsetDateTime registeredAt, long rowVersion, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+
+    static HostRow of(Row r) {
+      return new HostRow(r.getUUID("id"), r.getUUID("infra_env_id"), r.getUUID("cluster_id"), r.getString("status"),
+          r.getString("status_info"), r.getOffsetDateTime("status_updated_at"), r.getString("role"),
+          r.getString("suggested_role"), r.getBoolean("bootstrap"), r.getString("requested_hostname"),
+          r.getString("installation_disk_id"), r.getString("installation_disk_path"),
+          r.getString("discovery_agent_version"), r.getValue("inventory"), r.getValue("connectivity"),
+          r.getValue("validations_info"), r.getJsonObject("progress"), r.getJsonObject("spec"),
+          r.getOffsetDateTime("checked_in_at"), r.getOffsetDateTime("registered_at"), r.getLong("row_version"),
+          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"));
+    }
+  }
+
+  private HostRepository() {}
+
+  public static Future<Optional<HostRow>> get(SqlClient db, String tenant, UUID infraEnvId, UUID id) {
+    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.id = $1 AND h.infra_env_id = $2 AND ie.tenant = $3")
+        .execute(Tuple.of(id, infraEnvId, tenant))
+        .map(rs -> rs.size() == 0 ? Optional.empty() : Optional.of(HostRow.of(rs.iterator().next())));
+  }
+
+  public static Future<List<HostRow>> listByInfraEnv(SqlClient db, String tenant, UUID infraEnvId) {
+    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.infra_env_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id")
+        .execute(Tuple.of(infraEnvId, tenant))
+        .map(HostRepository::all);
+  }
+
+  public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId) {
+    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id")
+        .execute(Tuple.of(clusterId, tenant))
+        .map(HostRepository::all);
+  }
+
+  /** Registration from the bus: a new row, or a re-registration that wipes what the old hardware reported. */
+  public static Future<Void> upsertRegistered(SqlClient db, UUID id, UUID infraEnvId, UUID clusterId, String status,
+      String statusInfo, String agentVersion, OffsetDateTime at) {
+    return db.preparedQuery("INSERT INTO hosts (id, infra_env_id, cluster_id, status, status_info, status_updated_at,"
+            + " discovery_agent_version, registered_at, checked_in_at, created_at, updated_at)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $6, $6, $6)"
+            + " ON CONFLICT (id, infra_env_id) DO UPDATE SET cluster_id = EXCLUDED.cluster_id, status = EXCLUDED.status,"
+            + " status_info = EXCLUDED.status_info, status_updated_at = EXCLUDED.status_updated_at,"
+            + " discovery_agent_version = EXCLUDED.discovery_agent_version, inventory = NULL, connectivity = NULL,"
+            + " validations_info = NULL, progress = NULL, step_results = '{}'::jsonb, checked_in_at = EXCLUDED.checked_in_at,"
+            + " registered_at = EXCLUDED.registered_at, updated_at = EXCLUDED.updated_at, row_version = hosts.row_version + 1")
+        .execute(Tuple.from(Arrays.asList(id, infraEnvId, clusterId, status, statusInfo, at, agentVersion)))
+        .mapEmpty();
+  }
+
+  public static Future<Boolean> updateUserFields(SqlClient db, HostRow h, long expectedVersion) {
+    return db.preparedQuery("UPDATE hosts SET role = $1, requested_hostname = $2, installation_disk_id = $3,"
+            + " installation_disk_path = $4, spec = $5, updated_at = $6, row_version = row_version + 1"
+            + " WHERE id = $7 AND infra_env_id = $8 AND row_version = $9")
+        .execute(Tuple.from(Arrays.asList(h.role(), h.requestedHostname(), h.installationDiskId(),
+            h.installationDiskPath(), h.spec(), Times.now(), h.id(), h.infraEnvId(), expectedVersion)))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  public static Future<Boolean> delete(SqlClient db, UUID infraEnvId, UUID id) {
+    return db.preparedQuery("DELETE FROM hosts WHERE id = $1 AND infra_env_id = $2")
+        .execute(Tuple.of(id, infraEnvId))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  public static Future<Long> countByInfraEnv(SqlClient db, UUID infraEnvId) {
+    return db.preparedQuery("SELECT count(*) FROM hosts WHERE infra_env_id = $1")
+        .execute(Tuple.of(infraEnvId))
+        .map(rs -> rs.iterator().next().getLong(0));
+  }
+
+  public static Future<Void> deleteByCluster(SqlClient db, UUID clusterId) {
+    return db.preparedQuery("DELETE FROM hosts WHERE cluster_id = $1").execute(Tuple.of(clusterId)).mapEmpty();
+  }
+
+  static List<HostRow> all(RowSet<Row> rs) {
+    List<HostRow> out = new ArrayList<>(rs.size());
+    for (Row r : rs) {
+      out.add(HostRow.of(r));
+    }
+    return out;
+  }
+}
