@@ -1,0 +1,44 @@
+package dev.rendezvous.bus.event;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Objects;
+
+/**
+ * A gateway saw an agent connect, disconnect or check in. {@code state} is one of {@link #CONNECTED},
+ * {@link #DISCONNECTED}, {@link #CHECKED_IN}; {@code transport} one of {@link #WEBSOCKET}, {@link #LONG_POLL},
+ * {@link #HTTP}. {@code gateway_id} names the gateway instance holding the connection.
+ */
+public record AgentPresence(
+        @JsonProperty("state") String state,
+        @JsonProperty("transport") String transport,
+        @JsonProperty("gateway_id") String gatewayId,
+        @JsonProperty("agent_version") String agentVersion) implements BusPayload {
+
+    public static final String TYPE = "agent_presence";
+    public static final int VERSION = 1;
+
+    public static final String CONNECTED = "connected";
+    public static final String DISCONNECTED = "disconnected";
+    public static final String CHECKED_IN = "checked-in";
+
+    public static final String WEBSOCKET = "websocket";
+    public static final String LONG_POLL = "long-poll";
+    public static final String HTTP = "http";
+
+    public AgentPresence {
+        Objects.requireNonNull(state, "state");
+    }
+
+    @Override
+    @JsonIgnore
+    public String typeName() {
+        return TYPE;
+    }
+
+    @Override
+    @JsonIgnore
+    public int schemaVersion() {
+        return VERSION;
+    }
+}

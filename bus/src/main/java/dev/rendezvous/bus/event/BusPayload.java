@@ -1,0 +1,38 @@
+package dev.rendezvous.bus.event;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * The typed body of a {@link dev.rendezvous.bus.BusEvent}. On the wire it is a JSON object whose {@code type}
+ * property names the record (see {@link #typeName()}); the envelope carries the payload's schema version.
+ *
+ * <p>A payload whose {@code type} this build does not know decodes as {@link UnknownPayload} instead of failing,
+ * so an older consumer skips newer event types rather than crashing.
+ *
+ * <p>Schema evolution rule: adding a nullable field keeps the version; renaming, removing or changing the meaning
+ * of a field bumps {@link #schemaVersion()} of that record.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type",
+        visible = true, defaultImpl = UnknownPayload.class)
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = HostRegistered.class, name = HostRegistered.TYPE),
+        @JsonSubTypes.Type(value = StepReplyReceived.class, name = StepReplyReceived.TYPE),
+        @JsonSubTypes.Type(value = AgentPresence.class, name = AgentPresence.TYPE),
+        @JsonSubTypes.Type(value = StepsToDeliver.class, name = StepsToDeliver.TYPE),
+        @JsonSubTypes.Type(value = HostProgressReported.class, name = HostProgressReported.TYPE),
+        @JsonSubTypes.Type(value = ClusterActionRequested.class, name = ClusterActionRequested.TYPE),
+        @JsonSubTypes.Type(value = DomainEventRecorded.class, name = DomainEventRecorded.TYPE),
+})
+public sealed interface BusPayload permits HostRegistered, StepReplyReceived, AgentPresence, StepsToDeliver,
+        HostProgressReported, ClusterActionRequested, DomainEventRecorded, UnknownPayload {
+
+    /** The wire {@code type} name of this payload. */
+    @JsonIgnore
+    String typeName();
+
+    /** The schema version this build writes for this payload type. */
+    @JsonIgnore
+    int schemaVersion();
+}
