@@ -34,6 +34,10 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
               .start();
       return new EmbeddedPostgresServer(pg);
     } catch (IOException | RuntimeException e) {
+      if (String.valueOf(e.getMessage()).contains("could not lock")) {
+        throw new IOException("the data directory " + dataDir.getParent()
+            + " is in use by another running Rendezvous (or its PostgreSQL); stop it first or use another --data-dir", e);
+      }
       throw new IOException(
           "could not start the embedded PostgreSQL in "
               + dataDir

@@ -1,0 +1,77 @@
+package dev.rendezvous.app;
+
+import dev.rendezvous.bus.TopicSetup;
+import dev.rendezvous.observability.Observability;
+import dev.rendezvous.service.api.RestApi;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/** The API port: REST API v2, the agent gateway's routes, health, readiness and metrics. */
+final class ApiVerticle extends VerticleBase {
+  private final int port;
+  private final RestApi api;
+  private final Consumer<Router> agentRoutes;
+  private final Pool db;
+  private final String kafkaBootstrap;
+  private final Observability observability;
+  private HttpServer server;
+  private volatile long readyCheckedAt;
+  private volatile boolean kafkaReady;
+
+  ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, Pool db, String kafkaBootstrap, Observability observability) {
+    this.port = port;
+    this.api = api;
+    this.agentRoutes = agentRoutes;
+    this.db = db;
+    this.kafkaBootstrap = kafkaBootstrap;
+    this.observability = observability;
+  }
+
+  @Override
+  public Future<?> start() {
+    Router router = Router.router(vertx);
+    api.mountCommon(router);
+    router.get("/health").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
+    router.get("/ready").handler(this::ready);
+    router.get("/metrics").handler(observability::handleScrape);
+    agentRoutes.accept(router);
+    api.mount(router);
+    server = vertx.createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0")
+        .setCompressionSupported(true).setMaxWebSocketMessageSize(8 * 1024 * 1024));
+    return server.requestHandler(router).listen();
+  }
+
+  int actualPort() {
+    return server.actualPort();
+  }
+
+  /** Ready when the database answers and the broker has every topic; the broker check is cached 2 s. */
+  private void ready(RoutingContext ctx) {
+    long now = System.currentTimeMillis();
+    Future<Boolean> kafka;
+    if (now - readyCheckedAt < 2000) {
+      kafka = Future.succeededFuture(kafkaReady);
+    } else {
+      kafka = vertx.executeBlocking(() -> TopicSetup.ready(kafkaBootstrap, Duration.ofSeconds(2)), false)
+          .onSuccess(r -> {
+            kafkaReady = r;
+            readyCheckedAt = System.currentTimeMillis();
+          });
+    }
+    Future<Boolean> database = db.query("SELECT 1").execute().map(r -> true).otherwise(false);
+    Future.all(kafka, database).onComplete(ar -> {
+      boolean k = kafka.succeeded() && kafka.result();
+      boolean d = database.succeeded() && database.result();
+      ctx.response().setStatusCode(k && d ? 200 : 503);
+      ctx.json(new JsonObject().put("status", k && d ? "ready" : "not-ready").put("database", d).put("kafka", k));
+    });
+  }
+}

@@ -1,0 +1,190 @@
+package dev.rendezvous.app;
+
+import dev.rendezvous.bus.EmbeddedKafka;
+import dev.rendezvous.bus.TopicSetup;
+import dev.rendezvous.observability.Observability;
+import dev.rendezvous.service.api.RestApi;
+import dev.rendezvous.service.auth.Tenant;
+import dev.rendezvous.service.auth.TokenStore;
+import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.db.Database;
+import dev.rendezvous.service.db.EmbeddedPostgresServer;
+import dev.rendezvous.service.db.Migrations;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
+import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.ext.web.Router;
+import io.vertx.sqlclient.Pool;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The whole system in one process: embedded (or external) PostgreSQL and Kafka, migrations, and
+ * every verticle. {@link #close()} stops them in reverse order so nothing is left half-written.
+ */
+public final class Rendezvous implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(Rendezvous.class);
+
+  private final AppConfig config;
+  private final EmbeddedPostgresServer postgres;
+  private final EmbeddedKafka kafka;
+  private final Vertx vertx;
+  private final Pool pool;
+  private final String kafkaBootstrap;
+  private final Path adminTokenFile;
+  private final long startupMillis;
+  private volatile boolean closed;
+
+  private Rendezvous(AppConfig config, EmbeddedPostgresServer postgres, EmbeddedKafka kafka, Vertx vertx, Pool pool,
+      String kafkaBootstrap, Path adminTokenFile, long startupMillis) {
+    this.config = config;
+    this.postgres = postgres;
+    this.kafka = kafka;
+    this.vertx = vertx;
+    this.pool = pool;
+    this.kafkaBootstrap = kafkaBootstrap;
+    this.adminTokenFile = adminTokenFile;
+    this.startupMillis = startupMillis;
+  }
+
+  public static Rendezvous start(AppConfig c) throws Exception {
+    long t0 = System.nanoTime();
+    Files.createDirectories(c.dataDir());
+    // The two servers start in parallel: together they are most of the start-up time.
+    CompletableFuture<EmbeddedPostgresServer> pgStart = CompletableFuture.supplyAsync(() -> {
+      try {
+        return c.embeddedDatabase() ? EmbeddedPostgresServer.start(c.dataDir().resolve("postgres")) : null;
+      } catch (Exception e) {
+        throw new IllegalStateException(e.getMessage(), e);
+      }
+    });
+    CompletableFuture<EmbeddedKafka> kafkaStart = CompletableFuture.supplyAsync(() -> {
+      try {
+        return c.embeddedKafka() ? EmbeddedKafka.start(c.dataDir().resolve("kafka")) : null;
+      } catch (Exception e) {
+        throw new IllegalStateException("could not start the embedded Kafka broker: " + e.getMessage(), e);
+      }
+    });
+    EmbeddedPostgresServer pg = null;
+    EmbeddedKafka kafka = null;
+    Vertx vertx = null;
+    try {
+      pg = pgStart.join();
+      kafka = kafkaStart.join();
+      String dbUrl = pg != null ? pg.connectionUri() : c.databaseUrl();
+      String bootstrap = kafka != null ? kafka.bootstrapServers() : c.kafkaBootstrap();
+      TopicSetup.ensure(bootstrap, c.topicPartitions(), c.topicReplication(), Duration.ofSeconds(90));
+
+      Observability observability = new Observability();
+      vertx = observability.newVertx(new VertxOptions());
+      Pool pool = Database.pool(vertx, dbUrl, 16);
+      List<String> applied = Migrations.apply(pool).await(60, TimeUnit.SECONDS);
+      LOG.atInfo().addKeyValue("applied", applied).log("database migrated");
+
+      TokenStore tokens = new TokenStore(pool);
+      Path adminTokenFile = c.dataDir().resolve("admin-token");
+      if (!c.authDisabled()) {
+        ensureAdminToken(tokens, adminTokenFile);
+      }
+      ReleaseCatalog catalog = c.releaseCatalog() == null ? ReleaseCatalog.builtIn() : ReleaseCatalog.fromFile(c.releaseCatalog());
+      RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.authDisabled()),
+          e -> isoUrl(c, e), c.bodyLimitBytes());
+      Consumer<Router> agentRoutes = router -> {};
+      String bs = bootstrap;
+      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, agentRoutes, pool, bs, observability),
+              new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
+          .await(30, TimeUnit.SECONDS);
+      long millis = (System.nanoTime() - t0) / 1_000_000;
+      LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
+      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis);
+    } catch (Exception | Error e) {
+      if (vertx != null) {
+        vertx.close().await(10, TimeUnit.SECONDS);
+      }
+      if (kafka != null) {
+        kafka.close();
+      }
+      if (pg != null) {
+        pg.close();
+      }
+      throw e;
+    }
+  }
+
+  static String isoUrl(AppConfig c, InfraEnvRow e) {
+    return c.imagePublicUrl() + "/images/" + e.id() + "?arch=" + e.spec().getString("cpu_architecture")
+        + "&type=" + e.spec().getString("image_type") + "&version=" + e.spec().getString("openshift_version");
+  }
+
+  /** First start creates an admin token for the default tenant and keeps it in the data directory (0600). */
+  private static void ensureAdminToken(TokenStore tokens, Path file) throws Exception {
+    if (Files.exists(file)) {
+      String existing = Files.readString(file, StandardCharsets.UTF_8).strip();
+      if (tokens.lookup(existing).await(30, TimeUnit.SECONDS).isPresent()) {
+        return;
+      }
+    }
+    String token = tokens.create(Tenant.DEFAULT, "admin (created at first start)", true).await(30, TimeUnit.SECONDS);
+    Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.deleteIfExists(tmp);
+    Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  public AppConfig config() {
+    return config;
+  }
+
+  public Vertx vertx() {
+    return vertx;
+  }
+
+  public Pool pool() {
+    return pool;
+  }
+
+  public String kafkaBootstrap() {
+    return kafkaBootstrap;
+  }
+
+  public Path adminTokenFile() {
+    return adminTokenFile;
+  }
+
+  public long startupMillis() {
+    return startupMillis;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    try {
+      // Undeploying verticles first lets consumers commit and servers stop taking requests.
+      vertx.close().await(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      LOG.atWarn().setCause(e).log("vert.x did not close cleanly");
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+    if (postgres != null) {
+      postgres.close();
+    }
+    LOG.atInfo().log("rendezvous stopped");
+  }
+}

@@ -1,0 +1,151 @@
+package dev.rendezvous.app;
+
+import dev.rendezvous.service.auth.TokenStore;
+import dev.rendezvous.service.db.Database;
+import dev.rendezvous.service.db.EmbeddedPostgresServer;
+import dev.rendezvous.service.db.Migrations;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** Command line: {@code run} starts the system; {@code token create --tenant NAME} issues an API token. */
+public final class RendezvousMain {
+  private RendezvousMain() {}
+
+  public static void main(String[] argv) {
+    List<String> args = new ArrayList<>(Arrays.asList(argv));
+    String cmd = args.isEmpty() ? "run" : args.remove(0);
+    try {
+      switch (cmd) {
+        case "run" -> run(AppConfig.from(args, System.getenv()));
+        case "token" -> token(args);
+        case "help", "--help", "-h" -> usage(0);
+        default -> {
+          System.err.println("unknown command '" + cmd + "'");
+          usage(2);
+        }
+      }
+    } catch (IllegalArgumentException e) {
+      System.err.println("error: " + e.getMessage());
+      System.exit(2);
+    } catch (Exception e) {
+      Throwable root = e;
+      while (root.getCause() != null && root.getMessage() != null && root.getMessage().startsWith(root.getCause().getClass().getName())) {
+        root = root.getCause();
+      }
+      System.err.println("error: " + root.getMessage());
+      System.exit(1);
+    }
+  }
+
+  private static void usage(int code) {
+    System.err.println("""
+        usage: rendezvous run [--api-port=8090] [--image-port=8080] [--data-dir=./data] [--database-url=postgresql://...]
+                              [--kafka-bootstrap=host:9092] [--auth=none] [--public-url=http://host:8090]
+               rendezvous token create --tenant NAME [--name LABEL] [--admin] [--data-dir=./data] [--database-url=...]
+        every flag can also be given as RDV_<FLAG> in the environment (RDV_API_PORT, RDV_DATA_DIR, ...)""");
+    System.exit(code);
+  }
+
+  private static void run(AppConfig config) throws Exception {
+    Rendezvous system = Rendezvous.start(config);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      system.close();
+      stopped.countDown();
+    }, "rendezvous-shutdown"));
+    String api = "http://127.0.0.1:" + config.apiPort();
+    System.out.printf("""
+
+        Rendezvous is up (started in %.1f s)
+          REST API v2 and agent gateway  %s/api/assisted-install/v2
+          image service                  http://127.0.0.1:%d
+          health, readiness, metrics     %s/health  %s/ready  %s/metrics
+          data directory                 %s
+        %s
+        Ctrl-C stops it cleanly.
+        %n""", system.startupMillis() / 1000.0, api, config.imagePort(), api, api, api, config.dataDir(),
+        config.authDisabled()
+            ? "  auth                           none (RDV_AUTH=none): every request acts as tenant 'default'"
+            : "  auth                           Authorization: Bearer <token>; the admin token of tenant 'default' is in\n"
+                + "                                 " + system.adminTokenFile() + "\n"
+                + "  try                            curl -H \"Authorization: Bearer $(cat " + system.adminTokenFile() + ")\" "
+                + api + "/api/assisted-install/v2/clusters");
+    stopped.await();
+  }
+
+  private static void token(List<String> args) throws Exception {
+    if (args.isEmpty() || !args.get(0).equals("create")) {
+      usage(2);
+    }
+    String tenant = null;
+    String name = "cli";
+    boolean admin = false;
+    List<String> rest = new ArrayList<>();
+    for (int i = 1; i < args.size(); i++) {
+      String a = args.get(i);
+      if (a.equals("--tenant") && i + 1 < args.size()) {
+        tenant = args.get(++i);
+      } else if (a.startsWith("--tenant=")) {
+        tenant = a.substring(9);
+      } else if (a.equals("--name") && i + 1 < args.size()) {
+        name = args.get(++i);
+      } else if (a.startsWith("--name=")) {
+        name = a.substring(7);
+      } else if (a.equals("--admin")) {
+        admin = true;
+      } else {
+        rest.add(a);
+      }
+    }
+    if (tenant == null || !tenant.matches("[a-z0-9][-a-z0-9_.]{0,62}")) {
+      throw new IllegalArgumentException("--tenant NAME is required (lower-case letters, digits, '-', '_', '.')");
+    }
+    AppConfig config = AppConfig.from(rest, System.getenv());
+    EmbeddedPostgresServer started = null;
+    String url = config.databaseUrl();
+    if (url == null) {
+      Path dataDir = config.dataDir().resolve("postgres");
+      Integer running = runningPostgresPort(dataDir);
+      if (running != null) {
+        url = "postgresql://postgres:postgres@127.0.0.1:" + running + "/postgres";
+      } else {
+        started = EmbeddedPostgresServer.start(dataDir);
+        url = started.connectionUri();
+      }
+    }
+    Vertx vertx = Vertx.vertx();
+    try {
+      Pool pool = Database.pool(vertx, url, 1);
+      Migrations.apply(pool).await(60, TimeUnit.SECONDS);
+      String token = new TokenStore(pool).create(tenant, name, admin).await(30, TimeUnit.SECONDS);
+      System.out.println(token);
+      System.err.println("token for tenant '" + tenant + "' created; it is shown only once");
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+      if (started != null) {
+        started.close();
+      }
+    }
+  }
+
+  /** The port of a PostgreSQL already serving this data directory (line 4 of postmaster.pid), if its process lives. */
+  static Integer runningPostgresPort(Path dataDir) {
+    try {
+      List<String> lines = Files.readAllLines(dataDir.resolve("postmaster.pid"));
+      long pid = Long.parseLong(lines.get(0).strip());
+      if (ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        return Integer.parseInt(lines.get(3).strip());
+      }
+    } catch (Exception e) {
+      // no pid file or unreadable: no server running here
+    }
+    return null;
+  }
+}
