@@ -100,7 +100,7 @@ public final class Requests {
     try {
       v = ctx.body().asJsonObject();
     } catch (RuntimeException e) {
-      throw new InvalidInputException("body", "is not valid JSON (" + e.getClass().getSimpleName() + ")");
+      throw new InvalidInputException("body", "is not valid JSON");
     }
     if (v == null) {
       throw new InvalidInputException("body", "must be a JSON object");

@@ -1,0 +1,97 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+
+class ClusterApiTest {
+  private final Api api = TestSystem.admin();
+
+  @Test
+  void createGetUpdateListDelete() {
+    Api.Reply created = api.post("/clusters", Api.cluster("crud-one").put("ssh_public_key", Api.SSH_KEY));
+    assertEquals(201, created.status(), created.body());
+    JsonObject c = created.json();
+    String id = c.getString("id");
+    assertEquals("Cluster", c.getString("kind"));
+    assertEquals("insufficient", c.getString("status"));
+    assertEquals("/api/assisted-install/v2/clusters/" + id, c.getString("href"));
+    assertEquals("10.128.0.0/14", c.getString("cluster_network_cidr"));
+    assertEquals(23, c.getInteger("cluster_network_host_prefix"));
+    assertEquals("172.30.0.0/16", c.getString("service_network_cidr"));
+    assertEquals(true, c.getBoolean("pull_secret_set"));
+    assertFalse(c.containsKey("pull_secret"), "the pull secret is never returned");
+    assertEquals(3, c.getInteger("control_plane_count"));
+
+    JsonObject got = api.get("/clusters/" + id).json();
+    assertEquals("crud-one", got.getString("name"));
+    assertEquals(new JsonArray(), got.getJsonArray("hosts"));
+
+    Api.Reply patched = api.patch("/clusters/" + id, new JsonObject().put("base_dns_domain", "edge.example.org")
+        .put("api_vips", new JsonArray().add(new JsonObject().put("ip", "192.168.10.5"))));
+    assertEquals(201, patched.status(), patched.body());
+    assertEquals("edge.example.org", patched.json().getString("base_dns_domain"));
+    assertEquals("192.168.10.5", patched.json().getJsonArray("api_vips").getJsonObject(0).getString("ip"));
+    assertEquals("edge.example.org", api.get("/clusters/" + id).json().getString("base_dns_domain"));
+
+    JsonArray list = api.get("/clusters").array();
+    assertTrue(list.stream().anyMatch(o -> ((JsonObject) o).getString("id").equals(id)));
+
+    assertEquals(204, api.delete("/clusters/" + id).status());
+    assertEquals(404, api.get("/clusters/" + id).status());
+    assertEquals(404, api.delete("/clusters/" + id).status());
+  }
+
+  @Test
+  void singleNodeClusterGetsUpstreamDefaults() {
+    JsonObject c = api.post("/clusters", Api.cluster("sno-one").put("control_plane_count", 1)).json();
+    assertEquals("None", c.getString("high_availability_mode"));
+    assertEquals(true, c.getBoolean("user_managed_networking"));
+    assertEquals("none", c.getJsonObject("platform").getString("type"));
+  }
+
+  @Test
+  void sloppyPathsAreCleanedNotRefused() {
+    String id = api.post("/clusters/", Api.cluster("slash-one")).json().getString("id");
+    assertEquals(200, api.get("/clusters//" + id + "/").status());
+    assertEquals(200, api.get("/clusters//default-config").status());
+    assertEquals(200, api.get("/api/assisted-install//v2/clusters?with_hosts=true").status());
+  }
+
+  @Test
+  void registrationIsRecordedAsAnEvent() {
+    String id = api.post("/clusters", Api.cluster("evented")).json().getString("id");
+    Api.Reply events = api.get("/events?cluster_id=" + id);
+    assertEquals(200, events.status());
+    JsonArray list = events.array();
+    assertEquals(1, list.size(), events.body());
+    assertEquals("cluster_registration_succeeded", list.getJsonObject(0).getString("name"));
+    assertEquals("1", events.headers().firstValue("Event-Count").orElseThrow());
+    assertEquals("1", events.headers().firstValue("Severity-Count-Info").orElseThrow());
+  }
+
+  @Test
+  void catalogueEndpoints() {
+    JsonObject versions = api.get("/openshift-versions").json();
+    assertTrue(versions.containsKey("4.18"));
+    assertEquals(true, versions.getJsonObject("4.18").getBoolean("default"));
+    JsonObject dflt = api.get("/clusters/default-config").json();
+    assertEquals("10.128.0.0/14", dflt.getString("cluster_network_cidr"));
+  }
+
+  @Test
+  void healthReadyAndMetrics() {
+    assertEquals(200, api.get("/health").status());
+    Api.Reply ready = api.get("/ready");
+    assertEquals(200, ready.status(), ready.body());
+    assertEquals(true, ready.json().getBoolean("kafka"));
+    assertEquals(true, ready.json().getBoolean("database"));
+    String metrics = api.get("/metrics").body();
+    assertTrue(metrics.contains("vertx_http_server_requests_total"), "Vert.x HTTP metrics are exported");
+    assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM metrics are exported");
+  }
+}
