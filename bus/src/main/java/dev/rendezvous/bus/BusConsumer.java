@@ -508,6 +508,8 @@ public final class BusConsumer implements AutoCloseable {
     private void shutdown() {
         awaitInFlight(new ArrayList<>(partitions.values()), config.closeTimeout);
         commitIfDue(true);
+        // done with every partition: the revocation that KafkaConsumer.close() triggers finds nothing to wait for
+        removePartitions(new ArrayList<>(partitions.keySet()));
         LOG.info("bus consumer {} stopped: {} handled, {} skipped", name, handled.get(), skipped.get());
     }
 
