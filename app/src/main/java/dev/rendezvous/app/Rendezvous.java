@@ -1,5 +1,6 @@
 package dev.rendezvous.app;
 
+import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.EmbeddedKafka;
 import dev.rendezvous.bus.TopicSetup;
 import dev.rendezvous.observability.Observability;
@@ -7,7 +8,10 @@ import dev.rendezvous.service.api.RestApi;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.TokenStore;
 import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.bus.EventRelay;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.consumers.BrainConsumer;
+import dev.rendezvous.service.consumers.InventoryFirstPlanner;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
@@ -44,10 +48,12 @@ public final class Rendezvous implements AutoCloseable {
   private final String kafkaBootstrap;
   private final Path adminTokenFile;
   private final long startupMillis;
+  private final List<AutoCloseable> busClients;
   private volatile boolean closed;
 
   private Rendezvous(AppConfig config, EmbeddedPostgresServer postgres, EmbeddedKafka kafka, Vertx vertx, Pool pool,
-      String kafkaBootstrap, Path adminTokenFile, long startupMillis) {
+      String kafkaBootstrap, Path adminTokenFile, long startupMillis, List<AutoCloseable> busClients) {
+    this.busClients = busClients;
     this.config = config;
     this.postgres = postgres;
     this.kafka = kafka;
@@ -100,6 +106,12 @@ public final class Rendezvous implements AutoCloseable {
       ReleaseCatalog catalog = c.releaseCatalog() == null ? ReleaseCatalog.builtIn() : ReleaseCatalog.fromFile(c.releaseCatalog());
       RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.authDisabled()),
           e -> isoUrl(c, e), c.bodyLimitBytes());
+      BusProducer producer = new BusProducer(bootstrap, "rdv-service");
+      EventRelay relay = new EventRelay(vertx, pool, producer);
+      relay.start(250);
+      BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, new InventoryFirstPlanner());
+      // Closed first to last: stop consuming, stop relaying, then flush the producer.
+      List<AutoCloseable> busClients = List.of(brain, relay::stop, producer);
       Consumer<Router> agentRoutes = router -> {};
       String bs = bootstrap;
       vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, agentRoutes, pool, bs, observability),
@@ -107,7 +119,7 @@ public final class Rendezvous implements AutoCloseable {
           .await(30, TimeUnit.SECONDS);
       long millis = (System.nanoTime() - t0) / 1_000_000;
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
-      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis);
+      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, busClients);
     } catch (Exception | Error e) {
       if (vertx != null) {
         vertx.close().await(10, TimeUnit.SECONDS);
@@ -173,6 +185,13 @@ public final class Rendezvous implements AutoCloseable {
       return;
     }
     closed = true;
+    for (AutoCloseable c : busClients) {
+      try {
+        c.close();
+      } catch (Exception e) {
+        LOG.atWarn().setCause(e).log("bus client did not close cleanly");
+      }
+    }
     try {
       // Undeploying verticles first lets consumers commit and servers stop taking requests.
       vertx.close().await(30, TimeUnit.SECONDS);

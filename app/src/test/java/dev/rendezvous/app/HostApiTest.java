@@ -1,0 +1,101 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.bus.BusConsumer;
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.BusProducer;
+import dev.rendezvous.bus.Topics;
+import dev.rendezvous.bus.event.DomainEventRecorded;
+import dev.rendezvous.bus.event.HostRegistered;
+import dev.rendezvous.bus.event.StepsToDeliver;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hosts come from agent registrations on the bus (the gateway publishes them); here the test
+ * publishes the registration event itself on the real Kafka, as a gateway would.
+ */
+class HostApiTest {
+  private final Rendezvous system = TestSystem.shared();
+  private final Api api = TestSystem.admin();
+
+  @Test
+  void registeredHostCanBeReadUpdatedListedAndDeleted() throws Exception {
+    String clusterId = api.post("/clusters", Api.cluster("hosts-crud")).json().getString("id");
+    String infraEnvId = api.post("/infra-envs", Api.infraEnv("hosts-ie", clusterId)).json().getString("id");
+    String hostId = UUID.randomUUID().toString();
+    ConcurrentLinkedQueue<BusEvent> steps = new ConcurrentLinkedQueue<>();
+    ConcurrentLinkedQueue<BusEvent> events = new ConcurrentLinkedQueue<>();
+    try (BusProducer producer = new BusProducer(system.kafkaBootstrap(), "test-gateway");
+        BusConsumer stepReader = BusConsumer.fanOut(system.kafkaBootstrap(), List.of(Topics.STEPS, Topics.EVENTS),
+            BusConsumer.StartFrom.EARLIEST, e -> {
+              if (hostId.equals(e.hostId())) {
+                (e.payload() instanceof StepsToDeliver ? steps : events).add(e);
+              }
+              return CompletableFuture.completedFuture(null);
+            })) {
+      BusEvent registration = BusEvent.of(clusterId, infraEnvId, hostId,
+          new HostRegistered(hostId, infraEnvId, clusterId, "rdv-agent/0.1.0", "websocket"));
+      producer.publish(Topics.HOST_REGISTRATIONS, registration).get(10, TimeUnit.SECONDS);
+
+      String hostPath = "/infra-envs/" + infraEnvId + "/hosts/" + hostId;
+      JsonObject host = Await.until("host row", Duration.ofSeconds(20), () -> {
+        Api.Reply r = api.get(hostPath);
+        return r.status() == 200 ? r.json() : null;
+      });
+      assertEquals("Host", host.getString("kind"));
+      assertEquals("discovering", host.getString("status"));
+      assertEquals(clusterId, host.getString("cluster_id"));
+      assertEquals("rdv-agent/0.1.0", host.getString("discovery_agent_version"));
+      assertEquals("auto-assign", host.getString("role"));
+
+      StepsToDeliver planned = (StepsToDeliver) Await.until("inventory step on the steps topic", Duration.ofSeconds(20),
+          steps::peek).payload();
+      assertEquals("inventory", planned.instructions().get(0).stepType());
+      assertTrue(planned.instructions().get(0).stepId().matches("inventory-[0-9a-f]{8}"));
+      DomainEventRecorded relayed = (DomainEventRecorded) Await.until("event relayed to the events topic",
+          Duration.ofSeconds(20), events::peek).payload();
+      assertEquals("host_registration_succeeded", relayed.name());
+
+      // Replaying the very same bus event changes nothing.
+      String before = api.get(hostPath).body();
+      producer.publish(Topics.HOST_REGISTRATIONS, registration).get(10, TimeUnit.SECONDS);
+      BusEvent marker = BusEvent.of(clusterId, infraEnvId, hostId,
+          new HostRegistered(UUID.randomUUID().toString(), infraEnvId, clusterId, "x", "http"));
+      producer.publish(Topics.HOST_REGISTRATIONS, marker).get(10, TimeUnit.SECONDS);
+      Await.until("a later event on the same partition handled", Duration.ofSeconds(20),
+          () -> api.get("/infra-envs/" + infraEnvId + "/hosts").array().size() == 2);
+      assertEquals(before, api.get(hostPath).body(), "replayed registration left the host untouched");
+      assertEquals(1, api.get("/events?host_id=" + hostId).array().size());
+
+      JsonArray listed = api.get("/clusters/" + clusterId + "/hosts").array();
+      assertEquals(2, listed.size());
+      assertEquals(1, api.get("/clusters/" + clusterId).json().getJsonArray("hosts").stream()
+          .filter(h -> ((JsonObject) h).getString("id").equals(hostId)).count());
+
+      Api.Reply patched = api.patch(hostPath, new JsonObject().put("host_role", "master").put("host_name", "master-0"));
+      assertEquals(201, patched.status(), patched.body());
+      assertEquals("master", patched.json().getString("role"));
+      assertEquals("master-0", patched.json().getString("requested_hostname"));
+      assertEquals(1, api.get("/clusters/" + clusterId + "/hosts?role=master").array().size());
+      Api.Reply badDisk = api.patch(hostPath, new JsonObject().put("disks_selected_config",
+          new JsonArray().add(new JsonObject().put("id", "/dev/sdz").put("role", "install"))));
+      assertEquals(400, badDisk.status());
+      assertEquals("disks_selected_config[0].id", badDisk.json().getString("field"));
+      assertEquals(400, api.patch(hostPath, new JsonObject().put("host_role", "bootstrap")).status());
+
+      assertEquals(204, api.delete(hostPath).status());
+      assertEquals(404, api.get(hostPath).status());
+      assertEquals(1, api.get("/infra-envs/" + infraEnvId + "/hosts").array().size());
+    }
+  }
+}

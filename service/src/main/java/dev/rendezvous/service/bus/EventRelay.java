@@ -1,0 +1,94 @@
+package dev.rendezvous.service.bus;
+
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.BusProducer;
+import dev.rendezvous.bus.Topics;
+import dev.rendezvous.bus.event.DomainEventRecorded;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes recorded events to the events topic (the outbox relay): unpublished rows in order, then
+ * marks them. Runs on a timer; one batch at a time. At-least-once: a crash after publishing and
+ * before marking republishes the batch, which carries the same event ids (derived from the row).
+ */
+public final class EventRelay {
+  private static final Logger LOG = LoggerFactory.getLogger(EventRelay.class);
+  private static final int BATCH = 500;
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final BusProducer producer;
+  private long timer = -1;
+  private boolean running;
+
+  public EventRelay(Vertx vertx, Pool pool, BusProducer producer) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.producer = producer;
+  }
+
+  public void start(long periodMillis) {
+    timer = vertx.setPeriodic(periodMillis, id -> relayOnce());
+  }
+
+  public void stop() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+  }
+
+  /** One batch; returns how many events were published. */
+  public Future<Integer> relayOnce() {
+    if (running) {
+      return Future.succeededFuture(0);
+    }
+    running = true;
+    return pool.query("SELECT seq, name, cluster_id, host_id, infra_env_id, severity, category, message, event_time,"
+            + " props FROM events WHERE NOT published ORDER BY seq LIMIT " + BATCH)
+        .execute()
+        .compose(rows -> {
+          List<CompletableFuture<?>> sends = new ArrayList<>();
+          List<Long> seqs = new ArrayList<>();
+          for (Row r : rows) {
+            UUID cluster = r.getUUID("cluster_id");
+            UUID infraEnv = r.getUUID("infra_env_id");
+            if (cluster == null && infraEnv == null) {
+              seqs.add(r.getLong("seq")); // tenant-level events have no partition key; nothing to relay
+              continue;
+            }
+            Object props = r.getValue("props");
+            DomainEventRecorded payload = new DomainEventRecorded(r.getString("name"), r.getString("severity"),
+                r.getString("category"), r.getString("message"), r.getOffsetDateTime("event_time").toInstant(),
+                props == null ? null : props.toString());
+            BusEvent e = new BusEvent("event-row-" + r.getLong("seq"), Instant.now(), str(cluster), str(infraEnv),
+                str(r.getUUID("host_id")), payload.schemaVersion(), payload);
+            sends.add(producer.publish(Topics.EVENTS, e));
+            seqs.add(r.getLong("seq"));
+          }
+          if (seqs.isEmpty()) {
+            return Future.succeededFuture(0);
+          }
+          return Future.fromCompletionStage(CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)), vertx.getOrCreateContext())
+              .compose(v -> pool.preparedQuery("UPDATE events SET published = TRUE WHERE seq = ANY($1)")
+                  .execute(Tuple.of(seqs.toArray(new Long[0]))))
+              .map(v -> seqs.size());
+        })
+        .onFailure(e -> LOG.atWarn().setCause(e).log("event relay batch failed; will retry"))
+        .onComplete(ar -> running = false);
+  }
+
+  private static String str(UUID u) {
+    return u == null ? null : u.toString();
+  }
+}
