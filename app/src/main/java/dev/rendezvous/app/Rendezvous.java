@@ -17,6 +17,7 @@ import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
 import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import io.vertx.core.DeploymentOptions;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.Router;
@@ -104,9 +105,11 @@ public final class Rendezvous implements AutoCloseable {
         ensureAdminToken(tokens, adminTokenFile);
       }
       ReleaseCatalog catalog = c.releaseCatalog() == null ? ReleaseCatalog.builtIn() : ReleaseCatalog.fromFile(c.releaseCatalog());
-      RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.authDisabled()),
-          e -> isoUrl(c, e), c.bodyLimitBytes());
       BusProducer producer = new BusProducer(bootstrap, "rdv-service");
+      Vertx vx = vertx;
+      RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.authDisabled()),
+          e -> isoUrl(c, e), c.bodyLimitBytes(),
+          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty());
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
       BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, new InventoryFirstPlanner());

@@ -75,6 +75,17 @@ class ClusterApiTest {
   }
 
   @Test
+  void actionsAreRefusedFromTheWrongStatus() {
+    String id = api.post("/clusters", Api.cluster("not-ready")).json().getString("id");
+    for (String action : new String[] {"install", "cancel", "reset"}) {
+      Api.Reply r = api.post("/clusters/" + id + "/actions/" + action, null);
+      assertEquals(409, r.status(), action + ": " + r.body());
+      assertTrue(r.json().getString("reason").contains("insufficient"), r.body());
+    }
+    assertEquals(404, api.post("/clusters/" + java.util.UUID.randomUUID() + "/actions/install", null).status());
+  }
+
+  @Test
   void catalogueEndpoints() {
     JsonObject versions = api.get("/openshift-versions").json();
     assertTrue(versions.containsKey("4.18"));

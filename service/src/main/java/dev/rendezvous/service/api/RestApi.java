@@ -1,5 +1,8 @@
 package dev.rendezvous.service.api;
 
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.Topics;
+import dev.rendezvous.bus.event.ClusterActionRequested;
 import dev.rendezvous.service.api.params.ClusterParams;
 import dev.rendezvous.service.api.params.HostParams;
 import dev.rendezvous.service.api.params.InfraEnvParams;
@@ -53,9 +56,25 @@ public final class RestApi {
   private final InfraEnvParams infraEnvParams;
   private final Function<InfraEnvRow, String> downloadUrl;
   private final long bodyLimitBytes;
+  private final BusPublisher bus;
+
+  /** Publishes to the bus; the future fails when the broker did not take the record. */
+  @FunctionalInterface
+  public interface BusPublisher {
+    Future<Void> publish(String topic, BusEvent event);
+  }
+
+  /** Cluster actions and the statuses each may start from (upstream's state machine). */
+  static final java.util.Map<String, Set<String>> ACTION_FROM = java.util.Map.of(
+      ClusterActionRequested.INSTALL, Set.of("ready"),
+      ClusterActionRequested.CANCEL, Set.of("preparing-for-installation", "installing", "installing-pending-user-action",
+          "error", "finalizing"),
+      ClusterActionRequested.RESET, Set.of("preparing-for-installation", "installing", "installing-pending-user-action",
+          "error", "cancelled", "finalizing"));
 
   public RestApi(Pool db, ReleaseCatalog catalog, UserAuth auth, Function<InfraEnvRow, String> downloadUrl,
-      long bodyLimitBytes) {
+      long bodyLimitBytes, BusPublisher bus) {
+    this.bus = bus;
     this.db = db;
     this.catalog = catalog;
     this.auth = auth;
@@ -86,6 +105,9 @@ public final class RestApi {
     router.patch(b + "/clusters/:cluster_id").handler(this::updateCluster);
     router.delete(b + "/clusters/:cluster_id").handler(this::deleteCluster);
     router.get(b + "/clusters/:cluster_id/hosts").handler(this::listClusterHosts);
+    for (String action : ACTION_FROM.keySet()) {
+      router.post(b + "/clusters/:cluster_id/actions/" + action).handler(ctx -> clusterAction(ctx, action));
+    }
     router.post(b + "/infra-envs").handler(this::createInfraEnv);
     router.get(b + "/infra-envs").handler(this::listInfraEnvs);
     router.get(b + "/infra-envs/:infra_env_id").handler(this::getInfraEnv);
@@ -222,6 +244,28 @@ public final class RestApi {
         .put("inactive_deletion_hours", 720)
         .put("forbidden_hostnames", new JsonArray().add("bootstrap").add("localhost").add("localhost.localdomain")
             .add("localhost4").add("localhost4.localdomain4").add("localhost6").add("localhost6.localdomain6"))));
+  }
+
+  /**
+   * install, cancel, reset: checked against the cluster's status here for an immediate 409, then
+   * handed to the brain over the bus, which applies the state machine (202: accepted, not yet done).
+   */
+  private void clusterAction(RoutingContext ctx, String action) {
+    handle(ctx, 202, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      return cluster(t, id).compose(c -> {
+        if (!ACTION_FROM.get(action).contains(c.status())) {
+          throw ApiError.conflict("cluster " + id + " is " + c.status() + "; " + action + " is possible only from "
+              + new java.util.TreeSet<>(ACTION_FROM.get(action)));
+        }
+        BusEvent e = BusEvent.ofCluster(id.toString(), new ClusterActionRequested(action, "tenant:" + t.name()));
+        return bus.publish(Topics.CLUSTER_ACTIONS, e)
+            .recover(err -> Future.failedFuture(new ApiError(503, "the message bus did not take the request; retry")))
+            .compose(v -> hostsOf(t, id))
+            .map(hs -> ApiViews.cluster(c, catalog, hs, true));
+      });
+    });
   }
 
   private void listClusterHosts(RoutingContext ctx) {

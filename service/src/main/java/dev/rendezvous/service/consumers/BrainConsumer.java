@@ -7,6 +7,8 @@ import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepsToDeliver;
+import dev.rendezvous.service.repo.HostRepository;
+import dev.rendezvous.service.repo.Times;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -27,6 +29,7 @@ public final class BrainConsumer implements AutoCloseable {
   public static final String GROUP = "rdv-service-brain";
 
   private final Vertx vertx;
+  private final Pool pool;
   private final BusProducer producer;
   private final HostRegistrationHandler registrations;
   private final StepPlanner planner;
@@ -39,6 +42,7 @@ public final class BrainConsumer implements AutoCloseable {
 
   public BrainConsumer(Vertx vertx, Pool pool, BusProducer producer, String bootstrap, StepPlanner planner) {
     this.vertx = vertx;
+    this.pool = pool;
     this.producer = producer;
     this.registrations = new HostRegistrationHandler(pool);
     this.planner = planner;
@@ -59,9 +63,8 @@ public final class BrainConsumer implements AutoCloseable {
         f = registrations.handle(event, reg).compose(r -> r.isPresent()
             ? planAndPublish(r.get().hostId(), r.get().infraEnvId(), r.get().clusterId())
             : Future.succeededFuture());
-      } else if (event.payload() instanceof AgentPresence p && AgentPresence.CONNECTED.equals(p.state())) {
-        // A (re)connected agent may have missed steps: plan again from the stored state.
-        f = planAndPublish(uuid(event.hostId()), uuid(event.infraEnvId()), uuid(event.clusterId()));
+      } else if (event.payload() instanceof AgentPresence p) {
+        f = presence(event, p);
       } else {
         f = Future.succeededFuture();
       }
@@ -75,6 +78,20 @@ public final class BrainConsumer implements AutoCloseable {
       });
     });
     return done;
+  }
+
+  private Future<Void> presence(BusEvent event, AgentPresence p) {
+    UUID host = uuid(event.hostId());
+    UUID infraEnv = uuid(event.infraEnvId());
+    if (host == null || infraEnv == null || AgentPresence.DISCONNECTED.equals(p.state())) {
+      return Future.succeededFuture(); // a disconnection is decided by the monitor's timeout, not by one event
+    }
+    Future<Void> touched = HostRepository.touchCheckedIn(pool, host, infraEnv, Times.of(event.occurredAt()));
+    if (!AgentPresence.CONNECTED.equals(p.state())) {
+      return touched;
+    }
+    // A (re)connected agent may have missed steps: plan again from the stored state.
+    return touched.compose(v -> planAndPublish(host, infraEnv, uuid(event.clusterId())));
   }
 
   private Future<Void> planAndPublish(UUID hostId, UUID infraEnvId, UUID clusterId) {

@@ -76,6 +76,17 @@ public final class HostRepository {
         .mapEmpty();
   }
 
+  /**
+   * Presence: the agent was heard from. Not a state change, so the row version stays (a check-in
+   * must not make a concurrent state writer fail); gateways send at most one per host per interval.
+   */
+  public static Future<Void> touchCheckedIn(SqlClient db, UUID id, UUID infraEnvId, OffsetDateTime at) {
+    return db.preparedQuery("UPDATE hosts SET checked_in_at = $1 WHERE id = $2 AND infra_env_id = $3"
+            + " AND (checked_in_at IS NULL OR checked_in_at < $1)")
+        .execute(Tuple.of(at, id, infraEnvId))
+        .mapEmpty();
+  }
+
   public static Future<Boolean> updateUserFields(SqlClient db, HostRow h, long expectedVersion) {
     return db.preparedQuery("UPDATE hosts SET role = $1, requested_hostname = $2, installation_disk_id = $3,"
             + " installation_disk_path = $4, spec = $5, updated_at = $6, row_version = row_version + 1"
