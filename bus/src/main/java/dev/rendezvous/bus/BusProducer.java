@@ -146,8 +146,14 @@ public final class BusProducer implements AutoCloseable {
 
     /** Blocks until everything published so far is acknowledged or failed. Not for an event loop. */
     public void flush() {
-        CompletableFuture<Void> queued = CompletableFuture.runAsync(() -> { }, sender);
-        queued.join();
+        try {
+            CompletableFuture.runAsync(() -> { }, sender).get(30, TimeUnit.SECONDS); // queued sends reached Kafka
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RejectedExecutionException | java.util.concurrent.ExecutionException
+                | java.util.concurrent.TimeoutException e) {
+            LOG.warn("bus producer {}: flush of the backlog: {}", clientId, e.toString());
+        }
         producer.flush();
     }
 

@@ -243,13 +243,13 @@ class BusConsumerTest {
     void aRebalanceCommitsWhatWasHandledSoNothingIsHandledTwiceAndOrderHolds() throws Exception {
         String topic = SharedKafka.newTopic("rebalance", 4);
         String group = "rebalance-" + System.nanoTime();
-        int keys = 12;
         int perKey = 100;
+        List<String> keys = keysCoveringEveryPartition(4, 3);
         java.util.concurrent.atomic.AtomicBoolean fast = new java.util.concurrent.atomic.AtomicBoolean();
         List<BusEvent> events = new ArrayList<>();
         for (int i = 0; i < perKey; i++) {
-            for (int k = 0; k < keys; k++) {
-                events.add(reply("cluster-" + k, i));
+            for (String key : keys) {
+                events.add(reply(key, i));
             }
         }
         publishAll(topic, events);
@@ -259,7 +259,7 @@ class BusConsumerTest {
             async.schedule(() -> {
                 handled.add(e.clusterId() + "#" + seq(e));
                 done.complete(null);
-            }, fast.get() ? 200 : 20_000, TimeUnit.MICROSECONDS); // slow until the rebalance is done
+            }, fast.get() ? 200 : 50_000, TimeUnit.MICROSECONDS); // slow until the rebalance is done
             return done;
         };
         try (BusConsumer first = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
@@ -321,6 +321,22 @@ class BusConsumerTest {
             await(WAIT, () -> consumer.handledCount() == expected, () -> consumer.handledCount() + " handled");
         }
         assertEquals(List.of(), violations);
+    }
+
+    /** {@code perPartition} cluster ids for each of {@code partitions} partitions (Kafka's default partitioner). */
+    private static List<String> keysCoveringEveryPartition(int partitions, int perPartition) {
+        int[] count = new int[partitions];
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < partitions * perPartition; i++) {
+            String key = "cluster-" + i;
+            int p = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+                    key.getBytes(StandardCharsets.UTF_8))) % partitions;
+            if (count[p] < perPartition) {
+                count[p]++;
+                keys.add(key);
+            }
+        }
+        return keys;
     }
 
     private static CompletableFuture<Void> collect(Set<String> into, BusEvent e) {
