@@ -46,8 +46,12 @@ public final class BrainConsumer implements AutoCloseable {
     this.producer = producer;
     this.registrations = new HostRegistrationHandler(pool);
     this.planner = planner;
-    this.consumer = BusConsumer.group(bootstrap, GROUP, List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE),
-        this::dispatch);
+    // One cluster's events are handled one at a time across all these topics: a single writer per cluster.
+    this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-brain")
+        .topics(List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE))
+        .orderAcrossTopics()
+        .handler(this::dispatch)
+        .start();
   }
 
   public CompletableFuture<Void> started() {
