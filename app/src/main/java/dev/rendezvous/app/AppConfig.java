@@ -1,12 +1,14 @@
 package dev.rendezvous.app;
 
+import dev.rendezvous.bus.BusConfig;
+import dev.rendezvous.service.ServiceConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The launcher's settings, from flags ({@code --api-port=8090}) over environment ({@code RDV_API_PORT})
+ * The launcher's settings (its own plus each module's record), from flags ({@code --api-port=8090}) over environment ({@code RDV_API_PORT})
  * over defaults that run locally. External servers are used when their addresses are given.
  */
 public record AppConfig(
@@ -14,21 +16,11 @@ public record AppConfig(
     int imagePort,
     Path dataDir,
     String databaseUrl,
-    String kafkaBootstrap,
-    boolean authDisabled,
-    int topicPartitions,
-    short topicReplication,
-    long bodyLimitBytes,
-    String publicUrl,
-    String imagePublicUrl,
-    Path releaseCatalog) {
+    BusConfig bus,
+    ServiceConfig service) {
 
   public boolean embeddedDatabase() {
     return databaseUrl == null;
-  }
-
-  public boolean embeddedKafka() {
-    return kafkaBootstrap == null;
   }
 
   public static AppConfig from(List<String> args, Map<String, String> env) {
@@ -47,21 +39,24 @@ public record AppConfig(
     Settings s = new Settings(flags, env);
     int apiPort = s.integer("api-port", 8090);
     int imagePort = s.integer("image-port", 8080);
-    String publicUrl = s.string("public-url", "http://127.0.0.1:" + apiPort);
+    Path dataDir = Path.of(s.string("data-dir", "./data")).toAbsolutePath().normalize();
     String catalog = s.string("release-catalog", null);
-    AppConfig c = new AppConfig(
-        apiPort,
-        imagePort,
-        Path.of(s.string("data-dir", "./data")).toAbsolutePath().normalize(),
-        s.string("database-url", null),
-        s.string("kafka-bootstrap", null),
-        "none".equals(s.string("auth", "token")),
-        s.integer("topic-partitions", 12),
-        (short) s.integer("topic-replication", 1),
+    String auth = s.string("auth", "token");
+    if (!auth.equals("token") && !auth.equals("none")) {
+      throw new IllegalArgumentException("auth must be 'token' or 'none', got '" + auth + "'");
+    }
+    ServiceConfig service = new ServiceConfig(
+        auth.equals("none"),
         s.integer("body-limit-bytes", 4 * 1024 * 1024),
-        publicUrl,
+        s.string("public-url", "http://127.0.0.1:" + apiPort),
         s.string("image-public-url", "http://127.0.0.1:" + imagePort),
         catalog == null ? null : Path.of(catalog));
+    BusConfig bus = BusConfig.from(args.toArray(String[]::new), env);
+    if (s.string("kafka-data-dir", null) == null) {
+      bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
+    }
+    BusConfig.FLAGS.forEach(s.known::add);
+    AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null), bus, service);
     s.rejectUnknown();
     return c;
   }
@@ -70,7 +65,7 @@ public record AppConfig(
   private static final class Settings {
     private final Map<String, String> flags;
     private final Map<String, String> env;
-    private final java.util.Set<String> known = new java.util.HashSet<>();
+    final java.util.Set<String> known = new java.util.HashSet<>();
 
     Settings(Map<String, String> flags, Map<String, String> env) {
       this.flags = flags;

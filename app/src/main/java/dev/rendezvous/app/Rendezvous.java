@@ -78,7 +78,7 @@ public final class Rendezvous implements AutoCloseable {
     });
     CompletableFuture<EmbeddedKafka> kafkaStart = CompletableFuture.supplyAsync(() -> {
       try {
-        return c.embeddedKafka() ? EmbeddedKafka.start(c.dataDir().resolve("kafka")) : null;
+        return c.bus().embedded() ? EmbeddedKafka.start(c.bus().embeddedDataDir()) : null;
       } catch (Exception e) {
         throw new IllegalStateException("could not start the embedded Kafka broker: " + e.getMessage(), e);
       }
@@ -90,8 +90,8 @@ public final class Rendezvous implements AutoCloseable {
       pg = pgStart.join();
       kafka = kafkaStart.join();
       String dbUrl = pg != null ? pg.connectionUri() : c.databaseUrl();
-      String bootstrap = kafka != null ? kafka.bootstrapServers() : c.kafkaBootstrap();
-      TopicSetup.ensure(bootstrap, c.topicPartitions(), c.topicReplication(), Duration.ofSeconds(90));
+      String bootstrap = kafka != null ? kafka.bootstrapServers() : c.bus().bootstrapServers();
+      TopicSetup.ensure(bootstrap, c.bus().partitions(), c.bus().replication(), c.bus().setupTimeout());
 
       Observability observability = new Observability();
       vertx = observability.newVertx(new VertxOptions());
@@ -101,14 +101,15 @@ public final class Rendezvous implements AutoCloseable {
 
       TokenStore tokens = new TokenStore(pool);
       Path adminTokenFile = c.dataDir().resolve("admin-token");
-      if (!c.authDisabled()) {
+      if (!c.service().authDisabled()) {
         ensureAdminToken(tokens, adminTokenFile);
       }
-      ReleaseCatalog catalog = c.releaseCatalog() == null ? ReleaseCatalog.builtIn() : ReleaseCatalog.fromFile(c.releaseCatalog());
+      ReleaseCatalog catalog = c.service().releaseCatalog() == null ? ReleaseCatalog.builtIn()
+          : ReleaseCatalog.fromFile(c.service().releaseCatalog());
       BusProducer producer = new BusProducer(bootstrap, "rdv-service");
       Vertx vx = vertx;
-      RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.authDisabled()),
-          e -> isoUrl(c, e), c.bodyLimitBytes(),
+      RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.service().authDisabled()),
+          e -> isoUrl(c, e), c.service().bodyLimitBytes(),
           (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty());
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
@@ -138,7 +139,7 @@ public final class Rendezvous implements AutoCloseable {
   }
 
   static String isoUrl(AppConfig c, InfraEnvRow e) {
-    return c.imagePublicUrl() + "/images/" + e.id() + "?arch=" + e.spec().getString("cpu_architecture")
+    return c.service().imagePublicUrl() + "/images/" + e.id() + "?arch=" + e.spec().getString("cpu_architecture")
         + "&type=" + e.spec().getString("image_type") + "&version=" + e.spec().getString("openshift_version");
   }
 

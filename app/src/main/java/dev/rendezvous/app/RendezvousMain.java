@@ -47,7 +47,7 @@ public final class RendezvousMain {
   private static void usage(int code) {
     System.err.println("""
         usage: rendezvous run [--api-port=8090] [--image-port=8080] [--data-dir=./data] [--database-url=postgresql://...]
-                              [--kafka-bootstrap=host:9092] [--auth=none] [--public-url=http://host:8090]
+                              [--kafka-bootstrap=host:9092] [--kafka-partitions=12] [--auth=none] [--public-url=http://host:8090]
                rendezvous token create --tenant NAME [--name LABEL] [--admin] [--data-dir=./data] [--database-url=...]
         every flag can also be given as RDV_<FLAG> in the environment (RDV_API_PORT, RDV_DATA_DIR, ...)""");
     System.exit(code);
@@ -71,7 +71,7 @@ public final class RendezvousMain {
         %s
         Ctrl-C stops it cleanly.
         %n""", system.startupMillis() / 1000.0, api, config.imagePort(), api, api, api, config.dataDir(),
-        config.authDisabled()
+        config.service().authDisabled()
             ? "  auth                           none (RDV_AUTH=none): every request acts as tenant 'default'"
             : "  auth                           Authorization: Bearer <token>; the admin token of tenant 'default' is in\n"
                 + "                                 " + system.adminTokenFile() + "\n"

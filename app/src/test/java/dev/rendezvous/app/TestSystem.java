@@ -48,7 +48,7 @@ final class TestSystem {
     flags.add("--data-dir=" + dataDir);
     flags.add("--api-port=" + freePort());
     flags.add("--image-port=" + freePort());
-    flags.add("--topic-partitions=4");
+    flags.add("--kafka-partitions=4");
     extraFlags.forEach((k, v) -> flags.add("--" + k + "=" + v));
     return Rendezvous.start(AppConfig.from(flags, Map.of()));
   }

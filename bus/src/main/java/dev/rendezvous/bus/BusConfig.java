@@ -2,6 +2,7 @@ package dev.rendezvous.bus;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -21,6 +22,10 @@ import java.util.Map;
 public record BusConfig(String bootstrapServers, Path embeddedDataDir, int partitions, short replication,
         Duration setupTimeout) {
 
+    /** The flag names this record reads, so a launcher can refuse the ones nobody reads. */
+    public static final List<String> FLAGS = List.of("kafka-bootstrap", "kafka-data-dir", "kafka-partitions",
+            "kafka-replication", "kafka-setup-timeout-seconds");
+
     public BusConfig {
         if (partitions < 1) {
             throw new IllegalArgumentException("kafka-partitions must be >= 1, got " + partitions);
@@ -36,6 +41,11 @@ public record BusConfig(String bootstrapServers, Path embeddedDataDir, int parti
     /** Local defaults: embedded broker under {@code data/kafka}, 12 partitions, replication 1. */
     public static BusConfig defaults() {
         return new BusConfig(null, Path.of("data", "kafka"), 12, (short) 1, Duration.ofSeconds(60));
+    }
+
+    /** The same settings with the embedded broker's directory moved (the launcher keeps it under its data dir). */
+    public BusConfig withEmbeddedDataDir(Path dir) {
+        return new BusConfig(bootstrapServers, dir, partitions, replication, setupTimeout);
     }
 
     /** True when no external bootstrap servers are given: the process runs {@link EmbeddedKafka}. */
