@@ -87,7 +87,9 @@ final class Fixtures {
         .inventory(inventoryForHost(i, n -> {}))
         .installationDiskId("/dev/disk/by-id/wwn-0x05abcd4ae2c1f2b1")
         .installationDiskPath("/dev/sda")
-        .ntpSources(List.of(new StepOutputs.NtpSource("clock.example.com", "synced")));
+        .ntpSources(List.of(new StepOutputs.NtpSource("clock.example.com", "synced")))
+        .domainResolutions(new StepOutputs.DomainResolutionResponse(List.of(new StepOutputs.Resolution(
+            "validateNoWildcardDNS.ostest.test.metalkube.org", List.of(), List.of(), List.of()))));
   }
 
   /** A cluster ready in all its own settings (networks, VIPs, pull secret), with the given hosts. */
@@ -103,6 +105,8 @@ final class Fixtures {
         .ingressVips(List.of("192.168.111.4"))
         .pullSecretSet(true)
         .networkType("OVNKubernetes")
+        .connectivityMajorityGroups(new MajorityGroups(java.util.Map.of("192.168.111.0/24",
+            List.of(hostId(1), hostId(2), hostId(3), hostId(4), hostId(5))), java.util.Map.of()))
         .hosts(hosts);
   }
 }

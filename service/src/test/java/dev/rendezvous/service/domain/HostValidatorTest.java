@@ -122,7 +122,7 @@ class HostValidatorTest {
         Arguments.of("outside machine cidr", SAME, (UnaryOperator<ClusterContext.Builder>) b -> b.machineNetworks(List.of("10.0.0.0/24")), "belongs-to-machine-cidr", FAILURE, "Host does not belong to machine network CIDRs"),
         Arguments.of("machine cidr pending", SAME, (UnaryOperator<ClusterContext.Builder>) b -> b.machineNetworks(List.of()), "belongs-to-machine-cidr", PENDING, "Missing inventory or machine network CIDR"),
         // majority group
-        Arguments.of("majority group missing", SAME, SAME_CLUSTER, "belongs-to-majority-group", PENDING, "Connectivity Majority Groups missing"),
+        Arguments.of("majority group missing", SAME, (UnaryOperator<ClusterContext.Builder>) b -> b.connectivityMajorityGroups(null), "belongs-to-majority-group", PENDING, "Connectivity Majority Groups missing"),
         Arguments.of("in majority group", SAME, (UnaryOperator<ClusterContext.Builder>) b -> b.connectivityMajorityGroups(new MajorityGroups(Map.of("192.168.111.0/24", List.of(Fixtures.hostId(1), Fixtures.hostId(2), Fixtures.hostId(3))), Map.of())), "belongs-to-majority-group", SUCCESS, "Host has connectivity to the majority"),
         Arguments.of("not in majority group", SAME, (UnaryOperator<ClusterContext.Builder>) b -> b.connectivityMajorityGroups(new MajorityGroups(Map.of("192.168.111.0/24", List.of(Fixtures.hostId(2), Fixtures.hostId(3))), Map.of())), "belongs-to-majority-group", FAILURE, "No connectivity to the majority of hosts"),
         Arguments.of("SNO needs no group", SAME, sno, "belongs-to-majority-group", SUCCESS, "majority"),
@@ -157,11 +157,11 @@ class HostValidatorTest {
         Arguments.of("UMN api resolves", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(resolutions(resolved(api, "192.168.111.100"))), umn, "api-domain-name-resolved-correctly", SUCCESS, "successful or not required"),
         Arguments.of("UMN api unresolved", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(resolutions(unresolved(api))), umn, "api-domain-name-resolved-correctly", FAILURE, "Couldn't resolve domain name " + api + " on the host"),
         Arguments.of("UMN api points at this host", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(resolutions(resolved(api, "192.168.111.21"))), umn, "api-domain-name-resolved-correctly", FAILURE, "must not point at 192.168.111.21"),
-        Arguments.of("UMN api-int without resolution step", SAME, umn, "api-int-domain-name-resolved-correctly", ERROR, "Error while evaluating DNS resolution"),
+        Arguments.of("UMN api-int without resolution step", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(null), umn, "api-int-domain-name-resolved-correctly", ERROR, "Error while evaluating DNS resolution"),
         Arguments.of("UMN apps resolves", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(resolutions(resolved(apps, "192.168.111.101"), resolved(apiInt, "192.168.111.100"))), umn, "apps-domain-name-resolved-correctly", SUCCESS, "*.apps.ostest.test.metalkube.org"),
         Arguments.of("wildcard not configured", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(resolutions(unresolved("validateNoWildcardDNS.ostest.test.metalkube.org"))), SAME_CLUSTER, "dns-wildcard-not-configured", SUCCESS, "DNS wildcard check was successful"),
         Arguments.of("wildcard configured", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(resolutions(resolved("validateNoWildcardDNS.ostest.test.metalkube.org", "1.2.3.4"))), SAME_CLUSTER, "dns-wildcard-not-configured", FAILURE, "DNS wildcard configuration was detected for domain *.ostest.test.metalkube.org"),
-        Arguments.of("wildcard pending", SAME, SAME_CLUSTER, "dns-wildcard-not-configured", PENDING, "has not yet performed DNS resolution"),
+        Arguments.of("wildcard pending", (UnaryOperator<HostSnapshot.Builder>) b -> b.domainResolutions(null), SAME_CLUSTER, "dns-wildcard-not-configured", PENDING, "has not yet performed DNS resolution"),
         // platform
         Arguments.of("baremetal platform", SAME, SAME_CLUSTER, "compatible-with-cluster-platform", SUCCESS, "Host is compatible with cluster platform baremetal"),
         Arguments.of("vsphere platform on KVM", SAME, (UnaryOperator<ClusterContext.Builder>) b -> b.platformType("vsphere"), "compatible-with-cluster-platform", FAILURE, "Host is not compatible with cluster platform vsphere; either disable this host or choose a compatible cluster platform ([baremetal none external])"),
