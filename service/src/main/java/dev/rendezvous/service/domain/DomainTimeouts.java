@@ -70,6 +70,14 @@ public record DomainTimeouts(
         Duration.ofMinutes(70));
   }
 
+  /** Same timeouts with another disconnection limit (e.g. shorter in tests, longer on slow labs). */
+  public DomainTimeouts withHostDisconnection(Duration d) {
+    return new DomainTimeouts(d, bootstrapExtraDisconnection, hostPreparation, installingWithoutProgress, hostStages,
+        hostStageDefault, snoRebooting, installingPendingUserAction, reclaim, hostLogCollection, hostLogPending,
+        clusterPreparation, clusterInstallation, clusterFinalizing, clusterLogCollection, clusterLogPending,
+        finalizingStages, finalizingStageDefault);
+  }
+
   /** Upstream HostStageTimeout plus the SNO reboot extension. */
   public Duration stageTimeout(HostStage stage, boolean singleNode) {
     if (stage == HostStage.REBOOTING && singleNode) {
