@@ -22,7 +22,7 @@ import java.util.zip.GZIPOutputStream;
  * one JVM). Simulated, not measured: connectivity to every requested address succeeds (0 % loss,
  * 0.3 ms, L2 answered by the requested MAC), every requested NTP source is synced, every domain
  * resolves, the disk is fast (2 ms), every image pulls. Non-blocking except logs-gather, which uploads a
- * small real bundle through the gateway's logs API.
+ * small real gzip file through the gateway's logs API.
  */
 public final class DryRunExecutors {
   private DryRunExecutors() {}
@@ -138,7 +138,7 @@ public final class DryRunExecutors {
     return StepOutcome.ok(WireJson.write(new StepModels.ImageAvailabilityResponse(out)));
   }
 
-  /** Uploads a small real gzip bundle (so the logs path is exercised); runs on the step pool. */
+  /** Uploads a small real gzip file (so the upload path is exercised); runs on the step pool. */
   private record DryRunLogs(LogsUploader uploader) implements StepExecutor {
     @Override
     public StepOutcome execute(Step step) throws Exception {
