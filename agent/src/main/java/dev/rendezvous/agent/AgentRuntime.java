@@ -1,0 +1,124 @@
+package dev.rendezvous.agent;
+
+import dev.rendezvous.agent.dryrun.DryRunExecutors;
+import dev.rendezvous.agent.dryrun.DryRunHost;
+import dev.rendezvous.agent.executor.ConnectivityCheckExecutor;
+import dev.rendezvous.agent.executor.ContainerImageAvailabilityExecutor;
+import dev.rendezvous.agent.executor.DiskSpeedCheckExecutor;
+import dev.rendezvous.agent.executor.DomainResolutionExecutor;
+import dev.rendezvous.agent.executor.FreeAddressesExecutor;
+import dev.rendezvous.agent.executor.InventoryExecutor;
+import dev.rendezvous.agent.executor.LogsGatherExecutor;
+import dev.rendezvous.agent.executor.LogsUploader;
+import dev.rendezvous.agent.executor.NtpSynchronizerExecutor;
+import dev.rendezvous.agent.executor.StopInstallationExecutor;
+import dev.rendezvous.agent.inventory.HardwareProbe;
+import dev.rendezvous.agent.inventory.InventoryCollector;
+import dev.rendezvous.agent.inventory.InventoryTruncation;
+import dev.rendezvous.agent.inventory.OshiHardwareProbe;
+import dev.rendezvous.agent.step.CommandRunner;
+import dev.rendezvous.agent.step.HostRoot;
+import dev.rendezvous.agent.step.ProcessCommandRunner;
+import dev.rendezvous.agent.step.StepExecutor;
+import dev.rendezvous.agent.step.StepRunner;
+import dev.rendezvous.agent.step.UnsupportedStepExecutor;
+import dev.rendezvous.agent.transport.AgentClients;
+import dev.rendezvous.agent.transport.AgentStats;
+import dev.rendezvous.agent.transport.GatewayClient;
+import dev.rendezvous.agent.transport.HostAgent;
+import dev.rendezvous.agent.wire.StepTypes;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What agents of one process share: the Vert.x instance (not owned), the HTTP and websocket clients,
+ * the step worker pool and the counters. Builds real agents (this host's identity and executors) and
+ * dry-run agents (canned answers; thousands per JVM).
+ */
+public final class AgentRuntime {
+  private final Vertx vertx;
+  private final AgentClients clients;
+  private final ExecutorService stepPool;
+  private final AgentStats stats = new AgentStats();
+  private final StepExecutor unsupported = new UnsupportedStepExecutor();
+
+  private AgentRuntime(Vertx vertx, AgentClients clients, ExecutorService stepPool) {
+    this.vertx = vertx;
+    this.clients = clients;
+    this.stepPool = stepPool;
+  }
+
+  /** Clients sized for {@code agents} connections; {@code config} gives TLS settings and the step pool size. */
+  public static AgentRuntime create(Vertx vertx, AgentConfig config, int agents) {
+    AtomicInteger n = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(config.stepThreads(), r -> {
+      Thread t = new Thread(r, "rdv-agent-step-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    return new AgentRuntime(vertx, AgentClients.create(vertx, config, agents), pool);
+  }
+
+  public AgentStats stats() {
+    return stats;
+  }
+
+  public AgentClients clients() {
+    return clients;
+  }
+
+  /** The agent of this host: identity from DMI / machine-id, real executors. */
+  public HostAgent realAgent(AgentConfig config) {
+    HostRoot root = new HostRoot(config.hostRoot());
+    String hostId = HostIdentity.resolve(root, config.hostId()).hostId();
+    GatewayClient gateway = new GatewayClient(clients.web(), config.url(), config.token(), config.agentVersion());
+    Map<String, StepExecutor> executors =
+        realExecutors(config, root, new ProcessCommandRunner(), new OshiHardwareProbe(), gateway);
+    return new HostAgent(vertx, config, hostId, clients, runner(executors, config), stats);
+  }
+
+  /** A simulated host; {@code config.hostId()} must be set (or is derived from the infra-env and index). */
+  public HostAgent dryRunAgent(AgentConfig config) {
+    String hostId = config.hostId().orElseGet(() -> HostIdentity.resolve(new HostRoot(config.hostRoot()),
+        java.util.Optional.empty()).hostId());
+    int index = config.dryRunIndex().orElse(DryRunHost.indexFor(hostId));
+    DryRunHost host = new DryRunHost(hostId, index, config.dryRunCidr(), config.hostname().orElse(null));
+    GatewayClient gateway = new GatewayClient(clients.web(), config.url(), config.token(), config.agentVersion());
+    return new HostAgent(vertx, config, hostId, clients, runner(DryRunExecutors.create(host, gateway), config), stats);
+  }
+
+  public HostAgent agent(AgentConfig config) {
+    return config.dryRun() ? dryRunAgent(config) : realAgent(config);
+  }
+
+  /** The executors of a real host, one per supported step type. */
+  public static Map<String, StepExecutor> realExecutors(
+      AgentConfig config, HostRoot root, CommandRunner commands, HardwareProbe probe, LogsUploader uploader) {
+    InventoryCollector collector = new InventoryCollector(root, commands, probe, config.hostname());
+    Map<String, StepExecutor> m = new HashMap<>();
+    m.put(StepTypes.INVENTORY, new InventoryExecutor(collector, InventoryTruncation.DEFAULT_MAX_DISKS));
+    m.put(StepTypes.CONNECTIVITY_CHECK, new ConnectivityCheckExecutor(commands, collector::interfaces, 3));
+    m.put(StepTypes.FREE_NETWORK_ADDRESSES, new FreeAddressesExecutor(commands, collector::interfaces, 64));
+    m.put(StepTypes.NTP_SYNCHRONIZER, new NtpSynchronizerExecutor(commands));
+    m.put(StepTypes.DOMAIN_RESOLUTION, new DomainResolutionExecutor());
+    m.put(StepTypes.INSTALLATION_DISK_SPEED_CHECK, new DiskSpeedCheckExecutor(root, 22L * 1024 * 1024));
+    m.put(StepTypes.CONTAINER_IMAGE_AVAILABILITY, new ContainerImageAvailabilityExecutor(commands));
+    m.put(StepTypes.LOGS_GATHER, new LogsGatherExecutor(root, commands, config.logFile(), uploader));
+    m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands));
+    return m;
+  }
+
+  private StepRunner runner(Map<String, StepExecutor> executors, AgentConfig config) {
+    return new StepRunner(vertx, stepPool, executors, unsupported, config.stepTimeout());
+  }
+
+  public Future<Void> close() {
+    stepPool.shutdownNow();
+    return clients.close();
+  }
+}

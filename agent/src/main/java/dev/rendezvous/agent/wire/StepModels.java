@@ -1,0 +1,60 @@
+package dev.rendezvous.agent.wire;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+
+/** Upstream request (args[0]) and response (output) models of the smaller steps. */
+public final class StepModels {
+  private StepModels() {}
+
+  /** free-network-addresses: args[0] is a JSON array of IPv4 CIDRs; output an array of these. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record FreeNetworkAddresses(String network, List<String> freeAddresses) {}
+
+  /** ntp-synchronizer request: comma-separated sources, may be empty. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record NtpRequest(String ntpSource) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record NtpResponse(List<NtpSource> ntpSources) {}
+
+  /** {@code source_state}: synced, combined, not_combined, error, variable, unreachable. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record NtpSource(String sourceName, String sourceState) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DomainResolutionRequest(List<DomainName> domains) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DomainName(String domainName) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DomainResolutionResponse(List<DomainResolution> resolutions) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DomainResolution(
+      String domainName, List<String> ipv4Addresses, List<String> ipv6Addresses, List<String> cnames) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DiskSpeedRequest(String path) {}
+
+  /** {@code io_sync_duration}: p99 latency of a write + fdatasync, in milliseconds. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DiskSpeedResponse(long ioSyncDuration, String path) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ImageAvailabilityRequest(List<String> images, Long timeout) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ImageAvailabilityResponse(List<ImageAvailability> images) {}
+
+  /** {@code result}: success/failure; {@code time} seconds; {@code download_rate} MB/s (10^6). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ImageAvailability(String name, String result, Long sizeBytes, Double time, Double downloadRate) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record LogsGatherRequest(
+      String clusterId, String infraEnvId, String hostId, Boolean bootstrap, Boolean installerGather,
+      List<String> masterIps) {}
+}

@@ -1,0 +1,52 @@
+package dev.rendezvous.agent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.rendezvous.agent.transport.GatewayDouble;
+import dev.rendezvous.agent.wire.Inventory;
+import dev.rendezvous.agent.wire.PostStepAction;
+import dev.rendezvous.agent.wire.Step;
+import dev.rendezvous.agent.wire.Steps;
+import dev.rendezvous.agent.wire.WireJson;
+import io.vertx.core.Vertx;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** N dry-run agents in one JVM against the protocol double (to be replaced by the real gateway in e2e). */
+class AgentSwarmTest {
+  static final String IE = "5f1a3c2e-7b9d-4e61-a0c4-2d8e6f1b9a70";
+
+  @Test
+  void fortyAgentsRegisterConnectAndAnswer() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    GatewayDouble gateway = new GatewayDouble(vertx, IE, "tok").start();
+    try {
+      AgentConfig base = AgentConfig.parse(new String[] {"--url", gateway.url(), "--infra-env-id", IE, "--dry-run",
+          "--swarm", "40", "--backoff-base-ms", "50", "--backoff-cap-ms", "500"}, Map.of("RDV_AGENT_TOKEN", "tok"));
+      AgentSwarm swarm = AgentSwarm.start(vertx, base, 40);
+      gateway.await("40 websocket sessions", 15_000, g -> swarm.agents().stream().allMatch(a -> g.connected(a.hostId())));
+      for (var a : swarm.agents()) {
+        gateway.queueSteps(a.hostId(), new Steps(0, PostStepAction.CONTINUE, List.of(new Step("inventory", "inventory-" + a.hostId().substring(0, 8), List.of(a.hostId())))));
+      }
+      gateway.await("40 inventories", 15_000, g -> g.replies().size() == 40);
+      Set<String> ips = gateway.replies().stream()
+          .map(r -> WireJson.read(r.reply().output(), Inventory.class).interfaces().get(0).ipv4Addresses().get(0))
+          .collect(Collectors.toSet());
+      assertEquals(40, ips.size(), "each simulated host has its own address");
+      assertEquals(40, gateway.registrations().stream().map(r -> r.path("host_id").asText()).distinct().count());
+
+      for (var a : swarm.agents()) {
+        gateway.queueSteps(a.hostId(), new Steps(0, PostStepAction.EXIT, List.of()));
+      }
+      swarm.allEnded().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      swarm.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } finally {
+      gateway.close();
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+}
