@@ -1,0 +1,252 @@
+package dev.rendezvous.bus;
+
+import static dev.rendezvous.bus.TestSupport.await;
+import static dev.rendezvous.bus.TestSupport.committedOffset;
+import static dev.rendezvous.bus.TestSupport.reply;
+import static dev.rendezvous.bus.TestSupport.seq;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+class BusConsumerTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static BusProducer producer;
+    private static ScheduledExecutorService async;
+
+    @BeforeAll
+    static void setUp() {
+        producer = new BusProducer(SharedKafka.bootstrap(), "consumer-test");
+        async = Executors.newScheduledThreadPool(4);
+    }
+
+    @AfterAll
+    static void tearDown() {
+        producer.close();
+        async.shutdownNow();
+    }
+
+    private static void publishAll(String topic, List<BusEvent> events) throws Exception {
+        List<CompletableFuture<?>> acks = new ArrayList<>();
+        for (BusEvent e : events) {
+            acks.add(producer.publish(topic, e));
+        }
+        CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void recordsOfOneKeyAreHandledInOrderOneAtATimeEvenWithAsynchronousHandlers() throws Exception {
+        String topic = SharedKafka.newTopic("order", 3);
+        int perKey = 150;
+        List<String> keys = List.of("cluster-a", "cluster-b", "cluster-c", "cluster-d", "cluster-e");
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < perKey; i++) {
+            for (String key : keys) {
+                events.add(reply(key, i));
+            }
+        }
+        publishAll(topic, events);
+
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+        Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+        List<String> violations = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("order-" + System.nanoTime())
+                .topics(List.of(topic)).handler(e -> {
+                    String key = e.clusterId();
+                    if (inFlight.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet() != 1) {
+                        violations.add("two in flight for " + key);
+                    }
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    // completes later on another thread, in a random order across partitions
+                    async.schedule(() -> {
+                        seen.computeIfAbsent(key, k -> Collections.synchronizedList(new ArrayList<>())).add(seq(e));
+                        inFlight.get(key).decrementAndGet();
+                        done.complete(null);
+                    }, ThreadLocalRandom.current().nextInt(200), TimeUnit.MICROSECONDS);
+                    return done;
+                }).start()) {
+            await(WAIT, () -> consumer.handledCount() == events.size(),
+                    () -> consumer.handledCount() + " of " + events.size() + " handled");
+        }
+        assertEquals(List.of(), violations);
+        List<Integer> expected = new ArrayList<>();
+        for (int i = 0; i < perKey; i++) {
+            expected.add(i);
+        }
+        for (String key : keys) {
+            assertEquals(expected, seen.get(key), key);
+        }
+    }
+
+    @Test
+    void offsetsAreCommittedOnlyAfterTheHandlerCompletesAndAGroupResumesThere() throws Exception {
+        String topic = SharedKafka.newTopic("commit", 1);
+        String group = "commit-" + System.nanoTime();
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            events.add(reply("cluster-x", i));
+        }
+        publishAll(topic, events);
+
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        List<Integer> firstRun = new CopyOnWriteArrayList<>();
+        BusConsumer first = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
+                .commitInterval(Duration.ofMillis(50)).closeTimeout(Duration.ofMillis(500))
+                .handler(e -> {
+                    firstRun.add(seq(e));
+                    // record 2 is still "being handled" when this consumer stops
+                    return seq(e) < 2 ? CompletableFuture.completedFuture(null) : gate;
+                }).start();
+        try {
+            await(WAIT, () -> committedOffset(group, topic, 0) == 2, () -> "committed offset "
+                    + committedOffset(group, topic, 0) + ", handled " + firstRun);
+            Thread.sleep(300); // several commit intervals: the commit must not move past the pending record
+            assertEquals(2, committedOffset(group, topic, 0));
+            assertEquals(List.of(0, 1, 2), firstRun, "record 3 must wait for record 2");
+        } finally {
+            first.close();
+        }
+        assertTrue(first.stopped().isDone());
+        assertEquals(2, committedOffset(group, topic, 0));
+        gate.complete(null); // too late: that consumer is gone
+
+        List<Integer> secondRun = new CopyOnWriteArrayList<>();
+        try (BusConsumer second = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
+                .commitInterval(Duration.ofMillis(50)).handler(e -> {
+                    secondRun.add(seq(e));
+                    return CompletableFuture.completedFuture(null);
+                }).start()) {
+            await(WAIT, () -> secondRun.size() >= 3, () -> "second run saw " + secondRun);
+            publishAll(topic, List.of(reply("cluster-x", 5)));
+            await(WAIT, () -> committedOffset(group, topic, 0) == 6, () -> "committed "
+                    + committedOffset(group, topic, 0));
+        }
+        assertEquals(List.of(2, 3, 4, 5), secondRun, "resumes at the first record not completed");
+    }
+
+    @Test
+    void garbageAndUnknownPayloadTypesAreSkippedAndLaterRecordsStillArrive() throws Exception {
+        String topic = SharedKafka.newTopic("garbage", 1);
+        String group = "garbage-" + System.nanoTime();
+        BusEvent before = reply("cluster-g", 1);
+        BusEvent after = reply("cluster-g", 2);
+        byte[] unknownType = ("{\"event_id\":\"u1\",\"occurred_at\":\"2025-01-01T00:00:00Z\",\"cluster_id\":"
+                + "\"cluster-g\",\"payload_version\":1,\"payload\":{\"type\":\"host_teleported\"}}")
+                .getBytes(StandardCharsets.UTF_8);
+        try (KafkaProducer<String, byte[]> raw = new KafkaProducer<>(Map.of("bootstrap.servers",
+                SharedKafka.bootstrap()), new StringSerializer(), new ByteArraySerializer())) {
+            raw.send(new ProducerRecord<>(topic, "cluster-g", BusCodec.encode(before))).get(10, TimeUnit.SECONDS);
+            raw.send(new ProducerRecord<>(topic, "cluster-g", new byte[] {0x00, (byte) 0xff, 'x'}))
+                    .get(10, TimeUnit.SECONDS);
+            raw.send(new ProducerRecord<>(topic, "cluster-g", (byte[]) null)).get(10, TimeUnit.SECONDS);
+            raw.send(new ProducerRecord<>(topic, "cluster-g", unknownType)).get(10, TimeUnit.SECONDS);
+            raw.send(new ProducerRecord<>(topic, "cluster-g", BusCodec.encode(after))).get(10, TimeUnit.SECONDS);
+        }
+        List<BusEvent> got = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group)
+                .topics(List.of(topic)).commitInterval(Duration.ofMillis(50)).handler(e -> {
+                    got.add(e);
+                    return CompletableFuture.completedFuture(null);
+                }).start()) {
+            await(WAIT, () -> got.size() == 2 && committedOffset(group, topic, 0) == 5,
+                    () -> "got " + got.size() + ", committed " + committedOffset(group, topic, 0));
+            assertEquals(3, consumer.skippedCount());
+        }
+        assertEquals(List.of(before, after), got);
+    }
+
+    @Test
+    void failingHandlersAreRetriedABoundedNumberOfTimesThenSkippedInOrder() throws Exception {
+        String topic = SharedKafka.newTopic("retry", 1);
+        // 0: always throws; 1: fails once, then succeeds; 2: never completes at first, then succeeds; 3: fine
+        List<BusEvent> events = List.of(reply("cluster-r", 0), reply("cluster-r", 1), reply("cluster-r", 2),
+                reply("cluster-r", 3));
+        publishAll(topic, events);
+        Map<Integer, AtomicInteger> attempts = new ConcurrentHashMap<>();
+        List<String> log = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("retry-" + System.nanoTime())
+                .topics(List.of(topic)).maxRetries(2).retryBackoff(Duration.ofMillis(20))
+                .handlerTimeout(Duration.ofMillis(300)).handler(e -> {
+                    int s = seq(e);
+                    int attempt = attempts.computeIfAbsent(s, k -> new AtomicInteger()).incrementAndGet();
+                    log.add(s + "#" + attempt);
+                    switch (s) {
+                        case 0:
+                            throw new IllegalStateException("poison event");
+                        case 1:
+                            return attempt == 1 ? CompletableFuture.failedFuture(new RuntimeException("flaky"))
+                                    : CompletableFuture.completedFuture(null);
+                        case 2:
+                            return attempt == 1 ? new CompletableFuture<>() : CompletableFuture.completedFuture(null);
+                        default:
+                            return CompletableFuture.completedFuture(null);
+                    }
+                }).start()) {
+            await(WAIT, () -> consumer.handledCount() == 3, () -> "attempts " + log);
+            assertEquals(1, consumer.skippedCount());
+        }
+        assertEquals(List.of("0#1", "0#2", "0#3", "1#1", "1#2", "2#1", "2#2", "3#1"), log);
+    }
+
+    @Test
+    void fanOutConsumersEachReadEverythingFromTheirStartPosition() throws Exception {
+        String topic = SharedKafka.newTopic("fanout", 2);
+        List<BusEvent> old = List.of(reply("k1", 0), reply("k2", 1), reply("k3", 2));
+        publishAll(topic, old);
+        Set<String> a = ConcurrentHashMap.newKeySet();
+        Set<String> b = ConcurrentHashMap.newKeySet();
+        Set<String> all = ConcurrentHashMap.newKeySet();
+        try (BusConsumer fromLatestA = BusConsumer.fanOut(SharedKafka.bootstrap(), List.of(topic),
+                BusConsumer.StartFrom.LATEST, e -> collect(a, e));
+                BusConsumer fromLatestB = BusConsumer.fanOut(SharedKafka.bootstrap(), List.of(topic),
+                        BusConsumer.StartFrom.LATEST, e -> collect(b, e));
+                BusConsumer fromEarliest = BusConsumer.fanOut(SharedKafka.bootstrap(), List.of(topic),
+                        BusConsumer.StartFrom.EARLIEST, e -> collect(all, e))) {
+            CompletableFuture.allOf(fromLatestA.started(), fromLatestB.started(), fromEarliest.started())
+                    .get(30, TimeUnit.SECONDS);
+            List<BusEvent> fresh = List.of(reply("k1", 3), reply("k2", 4), reply("k3", 5), reply("k4", 6));
+            publishAll(topic, fresh);
+            Set<String> freshIds = ids(fresh);
+            await(WAIT, () -> a.size() == 4 && b.size() == 4 && all.size() == 7,
+                    () -> "a=" + a.size() + " b=" + b.size() + " all=" + all.size());
+            assertEquals(freshIds, a);
+            assertEquals(freshIds, b);
+            Set<String> everything = ids(old);
+            everything.addAll(freshIds);
+            assertEquals(everything, all);
+        }
+    }
+
+    private static CompletableFuture<Void> collect(Set<String> into, BusEvent e) {
+        into.add(e.eventId());
+        return CompletableFuture.completedFuture(null);
+    }
+
+    private static Set<String> ids(List<BusEvent> events) {
+        Set<String> ids = ConcurrentHashMap.newKeySet();
+        events.forEach(e -> ids.add(e.eventId()));
+        return ids;
+    }
+}
