@@ -1,15 +1,16 @@
 package dev.rendezvous.gateway;
 
 import dev.rendezvous.gateway.AgentTokens.AgentClaims;
-import io.vertx.core.Handler;
 import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.SecurityPolicyHandler;
 import java.util.Optional;
 
 /**
  * Checks {@code X-Secret-Key} on every agent path before anything else is read: missing or invalid → 401,
- * a token of another infra-env than the path's → 403. The token itself is never logged.
+ * a token of another infra-env than the path's → 403. The token itself is never logged. A security-policy
+ * handler, so Vert.x Web runs it before the body handler: nobody unauthenticated makes us buffer a body.
  */
-final class AgentAuth implements Handler<RoutingContext> {
+final class AgentAuth implements SecurityPolicyHandler {
 
     static final String HEADER = "X-Secret-Key";
     private static final String CLAIMS = "rdv.agent-claims";
