@@ -15,7 +15,9 @@ import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocketFrame;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -117,6 +119,12 @@ class GatewayWebSocketTest {
         agent.send(big);
         JsonNode error = agent.next("error");
         assertEquals("frame-too-large", error.get("code").asText());
+        // the same refused when it comes as many small frames of one message
+        String half = "d".repeat(3 * 1024 * 1024);
+        await(agent.ws.writeFrame(WebSocketFrame.textFrame("{\"type\":\"step_reply\",\"reply\":{\"output\":\"" + half, false)));
+        await(agent.ws.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer(half), false)));
+        await(agent.ws.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer("\"}}"), true)));
+        assertEquals("frame-too-large", agent.next("error").get("code").asText());
         agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-after-huge\"}}");
         assertEquals("inventory-after-huge", agent.next("ack").get("step_id").asText());
         assertEquals(0, bed.countEvents(e -> e.payload() instanceof StepReplyReceived r && "inventory-huge".equals(r.stepId())));

@@ -65,7 +65,7 @@ final class TestBed {
         await(vertx.deployVerticle(gateway));
         port = gateway.actualPort();
         http = WebClient.create(vertx);
-        websockets = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(65536)
+        websockets = vertx.createWebSocketClient(new WebSocketClientOptions().setMaxFrameSize(16 * 1024 * 1024)
                 .setMaxMessageSize(64 * 1024 * 1024));
     }
 
