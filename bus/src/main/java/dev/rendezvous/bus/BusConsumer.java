@@ -361,6 +361,19 @@ public final class BusConsumer implements AutoCloseable {
         try {
             CompletionStage<Void> stage = config.handler.apply(p.event);
             Objects.requireNonNull(stage, "handler returned null instead of a CompletionStage");
+            if (stage instanceof CompletableFuture<Void> cf && cf.isDone()) {
+                // already done (a synchronous handler): no timeout to arm, no thread hop
+                Throwable error = null;
+                if (cf.isCompletedExceptionally()) {
+                    try {
+                        cf.join();
+                    } catch (RuntimeException e) {
+                        error = e;
+                    }
+                }
+                signal(new Done(p, error));
+                return;
+            }
             stage.whenComplete((v, e) -> {
                 if (e != null) {
                     outcome.completeExceptionally(e);

@@ -239,6 +239,106 @@ class BusConsumerTest {
         }
     }
 
+    @Test
+    void aRebalanceCommitsWhatWasHandledSoNothingIsHandledTwiceAndOrderHolds() throws Exception {
+        String topic = SharedKafka.newTopic("rebalance", 4);
+        String group = "rebalance-" + System.nanoTime();
+        int perKey = 100;
+        List<String> keys = keysCoveringEveryPartition(4, 3);
+        java.util.concurrent.atomic.AtomicBoolean fast = new java.util.concurrent.atomic.AtomicBoolean();
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < perKey; i++) {
+            for (String key : keys) {
+                events.add(reply(key, i));
+            }
+        }
+        publishAll(topic, events);
+        List<String> handled = Collections.synchronizedList(new ArrayList<>());
+        java.util.function.Function<BusEvent, java.util.concurrent.CompletionStage<Void>> slowHandler = e -> {
+            CompletableFuture<Void> done = new CompletableFuture<>();
+            async.schedule(() -> {
+                handled.add(e.clusterId() + "#" + seq(e));
+                done.complete(null);
+            }, fast.get() ? 200 : 50_000, TimeUnit.MICROSECONDS); // slow until the rebalance is done
+            return done;
+        };
+        try (BusConsumer first = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
+                .handler(slowHandler).start()) {
+            await(WAIT, () -> handled.size() >= 40, () -> "first consumer handled " + handled.size());
+            try (BusConsumer second = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group)
+                    .topics(List.of(topic)).handler(slowHandler).start()) {
+                second.started().get(30, TimeUnit.SECONDS);
+                fast.set(true);
+                await(WAIT, () -> handled.size() >= events.size(), () -> handled.size() + " handled");
+                assertTrue(second.handledCount() > 0, "the second member got partitions");
+                assertTrue(first.commitCount() > 0);
+            }
+        }
+        assertEquals(events.size(), handled.size(), "no record handled twice");
+        Map<String, Integer> last = new ConcurrentHashMap<>();
+        for (String h : handled) {
+            String key = h.substring(0, h.indexOf('#'));
+            int s = Integer.parseInt(h.substring(h.indexOf('#') + 1));
+            assertEquals(last.getOrDefault(key, -1) + 1, s, "order of " + key);
+            last.put(key, s);
+        }
+        long committed = 0;
+        for (int p = 0; p < 4; p++) {
+            committed += Math.max(0, committedOffset(group, topic, p));
+        }
+        assertEquals(events.size(), committed, "every handled record committed");
+    }
+
+    @Test
+    void orderAcrossTopicsHandlesOneEventOfAKeyAtATimeOverAllTopics() throws Exception {
+        String t1 = SharedKafka.newTopic("across1", 2);
+        String t2 = SharedKafka.newTopic("across2", 2);
+        List<CompletableFuture<?>> acks = new ArrayList<>();
+        int total = 0;
+        for (int i = 0; i < 60; i++) {
+            for (String key : List.of("cluster-p", "cluster-q", "cluster-r")) {
+                acks.add(producer.publish(i % 2 == 0 ? t1 : t2, reply(key, i)));
+                total++;
+            }
+        }
+        CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+        List<String> violations = new CopyOnWriteArrayList<>();
+        int expected = total;
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("across-" + System.nanoTime())
+                .topics(List.of(t1, t2)).orderAcrossTopics().handler(e -> {
+                    AtomicInteger n = inFlight.computeIfAbsent(e.clusterId(), k -> new AtomicInteger());
+                    if (n.incrementAndGet() != 1) {
+                        violations.add("two events of " + e.clusterId() + " in flight");
+                    }
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    async.schedule(() -> {
+                        n.decrementAndGet();
+                        done.complete(null);
+                    }, 300, TimeUnit.MICROSECONDS);
+                    return done;
+                }).start()) {
+            await(WAIT, () -> consumer.handledCount() == expected, () -> consumer.handledCount() + " handled");
+        }
+        assertEquals(List.of(), violations);
+    }
+
+    /** {@code perPartition} cluster ids for each of {@code partitions} partitions (Kafka's default partitioner). */
+    private static List<String> keysCoveringEveryPartition(int partitions, int perPartition) {
+        int[] count = new int[partitions];
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < partitions * perPartition; i++) {
+            String key = "cluster-" + i;
+            int p = org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(
+                    key.getBytes(StandardCharsets.UTF_8))) % partitions;
+            if (count[p] < perPartition) {
+                count[p]++;
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
     private static CompletableFuture<Void> collect(Set<String> into, BusEvent e) {
         into.add(e.eventId());
         return CompletableFuture.completedFuture(null);
