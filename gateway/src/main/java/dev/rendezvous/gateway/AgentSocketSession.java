@@ -244,7 +244,7 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
             return;
         }
         if (welcomed && ++ticks % 2 == 0 && !ws.writeQueueFull() && (backlog == null || backlog.isEmpty())) {
-            write(new Outbound(AgentWire.write(new SocketMessages.Heartbeat(++heartbeatSeq)), null));
+            write(new Outbound("{\"type\":\"heartbeat\",\"seq\":" + ++heartbeatSeq + "}", null));
         }
     }
 

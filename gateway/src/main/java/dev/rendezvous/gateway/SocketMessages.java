@@ -52,12 +52,6 @@ final class SocketMessages {
         }
     }
 
-    record Heartbeat(@JsonProperty("type") String type, @JsonProperty("seq") long seq) {
-        Heartbeat(long seq) {
-            this("heartbeat", seq);
-        }
-    }
-
     @JsonInclude(JsonInclude.Include.NON_NULL)
     @JsonPropertyOrder({"type", "code", "reason", "retryable", "step_id", "supported"})
     record Error(@JsonProperty("type") String type, @JsonProperty("code") String code,

@@ -59,6 +59,7 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class GatewayLoadBench {
 
     private static final String SECRET = "bench-secret-0123456789abcdef";
+    private static final int AGENTS_PER_CLIENT = 50;
     private static final PrintStream OUT = System.out;
 
     private GatewayLoadBench() {
@@ -125,6 +126,7 @@ public final class GatewayLoadBench {
             while ((line = childOut.readLine()) != null) {
                 OUT.println("  [agents] " + line);
                 if (line.startsWith("READY")) {
+                    Thread.sleep(5000); // let the connection burst (presence events, JIT) settle
                     int attached = gateway.gateway().attachedHostCount();
                     double heapAfter = usedHeapAfterGc();
                     double cpuIdle = cpuPercent(idleSeconds);
@@ -281,11 +283,16 @@ public final class GatewayLoadBench {
         }
 
         void startPolling() throws Exception {
-            WebClient http = WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setIdleTimeout(0)
-                    .setConnectTimeout(60_000), new PoolOptions().setHttp1MaxSize(count + 16).setMaxWaitQueueSize(-1));
+            // small pools: a Vert.x client pool scans its connections, one pool of 10k would measure the client
+            List<WebClient> clients = new ArrayList<>();
+            for (int i = 0; i < (count + AGENTS_PER_CLIENT - 1) / AGENTS_PER_CLIENT; i++) {
+                clients.add(WebClient.create(vertx, new WebClientOptions().setKeepAlive(true).setIdleTimeout(0)
+                        .setConnectTimeout(60_000), new PoolOptions().setHttp1MaxSize(AGENTS_PER_CLIENT + 2)));
+            }
             CountDownLatch sent = new CountDownLatch(count);
-            for (String host : hosts) {
-                poll(http, host);
+            for (int i = 0; i < count; i++) {
+                String host = hosts[i];
+                poll(clients.get(i / AGENTS_PER_CLIENT), host);
                 sent.countDown();
                 if (sent.getCount() % 256 == 0) {
                     Thread.sleep(20); // do not overrun the accept backlog
@@ -304,18 +311,20 @@ public final class GatewayLoadBench {
                             vertx.setTimer(1000, id -> poll(http, host));
                             return;
                         }
+                        // like upstream's runner: post the replies, then poll again, one connection per agent
+                        Future<?> replies = Future.succeededFuture();
                         try {
                             JsonNode steps = AgentWire.JSON.readTree(answer.result().bodyAsString());
                             record(steps);
                             for (JsonNode step : steps.path("instructions")) {
-                                http.post(port, "127.0.0.1", path).putHeader("X-Secret-Key", token)
-                                        .sendBuffer(Buffer.buffer(cannedReply(step)));
+                                replies = replies.compose(v -> http.post(port, "127.0.0.1", path)
+                                        .putHeader("X-Secret-Key", token).sendBuffer(Buffer.buffer(cannedReply(step))));
                                 repliesSent.incrementAndGet();
                             }
                         } catch (Exception e) {
                             errors.incrementAndGet();
                         }
-                        poll(http, host);
+                        replies.onComplete(done -> poll(http, host));
                     });
         }
 
