@@ -1,0 +1,370 @@
+package dev.rendezvous.gateway;
+
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.event.AgentPresence;
+import dev.rendezvous.bus.event.StepsToDeliver;
+import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.gateway.HostMailbox.AgentSocket;
+import dev.rendezvous.gateway.HostMailbox.PollWaiter;
+import io.vertx.core.Future;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The hosts attached to this gateway, and the presence rules.
+ *
+ * <p>A host is attached while it has a websocket here, a waiting long poll here, or polled here recently
+ * (last contact + its {@code next_instruction_seconds} + the grace). Steps read from the bus for an attached host
+ * go at once to its waiting poll, else its websocket, else wait in its mailbox for the next poll (bounded:
+ * the oldest plans are dropped first). Steps of other hosts are ignored.
+ *
+ * <p>Presence events, and nothing else, are written for contact: {@code connected} when a host attaches
+ * (a new poll or socket; not the first one after a registration here, which already told the service),
+ * {@code disconnected} when it detaches (socket closed, HTTP silence past its window), and at most one
+ * {@code checked-in} per host per check-in interval for polls, replies and heartbeats in between.
+ * Everything else a poll or heartbeat does stays in memory.
+ */
+final class AgentDirectory {
+
+    private final ConcurrentHashMap<HostKey, HostMailbox> mailboxes = new ConcurrentHashMap<>();
+    private final AtomicInteger sockets = new AtomicInteger();
+    private final GatewayEvents events;
+    private final GatewayMetrics metrics;
+    private final GatewayConfig config;
+    private final long checkInNanos;
+    private final long graceNanos;
+
+    AgentDirectory(GatewayEvents events, GatewayMetrics metrics, GatewayConfig config) {
+        this.events = events;
+        this.metrics = metrics;
+        this.config = config;
+        this.checkInNanos = config.checkInInterval().toNanos();
+        this.graceNanos = config.httpPresenceGrace().toNanos();
+        metrics.connectedAgents(AgentPresence.WEBSOCKET, sockets::get);
+        metrics.connectedAgents(AgentPresence.LONG_POLL, () -> Math.max(0, mailboxes.size() - sockets.get()));
+    }
+
+    int websocketCount() {
+        return sockets.get();
+    }
+
+    int attachedCount() {
+        return mailboxes.size();
+    }
+
+    /** A registration: the host's mailbox exists from now on, so steps planned for it wait for its first poll. */
+    void registered(AgentClaims claims, HostKey key, String agentVersion) {
+        long now = System.nanoTime();
+        while (true) {
+            HostMailbox mailbox = mailboxes.computeIfAbsent(key, k -> new HostMailbox(k, claims, now));
+            synchronized (mailbox) {
+                if (mailbox.removed) {
+                    continue;
+                }
+                mailbox.claims = claims;
+                mailbox.agentVersion = agentVersion;
+                mailbox.lastContactNanos = now;
+                return;
+            }
+        }
+    }
+
+    /**
+     * An HTTP poll or reply. Fails (and forgets the host) when a needed {@code connected} event could not be
+     * published, so the agent retries and the next attempt publishes it again.
+     */
+    Future<HostMailbox> httpContact(AgentClaims claims, HostKey key, String agentVersion, String transport) {
+        long now = System.nanoTime();
+        boolean[] created = {false};
+        while (true) {
+            HostMailbox mailbox = mailboxes.computeIfAbsent(key, k -> {
+                created[0] = true;
+                return new HostMailbox(k, claims, now);
+            });
+            String presence;
+            synchronized (mailbox) {
+                if (mailbox.removed) {
+                    created[0] = false;
+                    continue;
+                }
+                presence = touch(mailbox, claims, agentVersion, now, created[0]);
+            }
+            return publishPresence(mailbox, presence, transport);
+        }
+    }
+
+    /** A websocket said hello: it becomes the host's delivery path; an older socket of the host is closed. */
+    Future<HostMailbox> attachSocket(AgentClaims claims, HostKey key, String agentVersion, AgentSocket socket) {
+        long now = System.nanoTime();
+        boolean[] created = {false};
+        while (true) {
+            HostMailbox mailbox = mailboxes.computeIfAbsent(key, k -> {
+                created[0] = true;
+                return new HostMailbox(k, claims, now);
+            });
+            AgentSocket previous;
+            List<BusEvent> waiting;
+            boolean announce;
+            synchronized (mailbox) {
+                if (mailbox.removed) {
+                    created[0] = false;
+                    continue;
+                }
+                previous = mailbox.socket;
+                mailbox.socket = socket;
+                announce = created[0] || mailbox.claimed;
+                mailbox.claimed = true;
+                mailbox.claims = claims;
+                mailbox.agentVersion = agentVersion;
+                mailbox.lastContactNanos = now;
+                if (announce) {
+                    mailbox.lastPresenceNanos = now;
+                }
+                waiting = drain(mailbox);
+            }
+            if (previous == null) {
+                sockets.incrementAndGet();
+            } else {
+                previous.replaced();
+            }
+            waiting.forEach(socket::push);
+            return publishPresence(mailbox, announce ? AgentPresence.CONNECTED : null, AgentPresence.WEBSOCKET);
+        }
+    }
+
+    /** A step reply over HTTP: counts as contact (coalesced check-in) for a host attached here; attaches nothing. */
+    void contactIfAttached(HostKey key, String transport) {
+        HostMailbox mailbox = mailboxes.get(key);
+        if (mailbox != null) {
+            contact(mailbox, transport);
+        }
+    }
+
+    /** Any message of an attached host (heartbeat, reply): may write a coalesced {@code checked-in}, nothing else. */
+    void contact(HostMailbox mailbox, String transport) {
+        long now = System.nanoTime();
+        boolean checkIn;
+        synchronized (mailbox) {
+            mailbox.lastContactNanos = now;
+            checkIn = !mailbox.removed && mailbox.claimed && now - mailbox.lastPresenceNanos >= checkInNanos;
+            if (checkIn) {
+                mailbox.lastPresenceNanos = now;
+            }
+        }
+        if (checkIn) {
+            publishPresence(mailbox, AgentPresence.CHECKED_IN, transport);
+        }
+    }
+
+    /** The socket closed. The host detaches unless it is also long-polling here. */
+    void detachSocket(HostMailbox mailbox, AgentSocket socket) {
+        boolean detached;
+        synchronized (mailbox) {
+            if (mailbox.socket != socket) {
+                return;
+            }
+            mailbox.socket = null;
+            sockets.decrementAndGet();
+            detached = mailbox.waiter == null && !mailbox.removed;
+            if (detached) {
+                mailbox.removed = true;
+            }
+        }
+        if (detached) {
+            mailboxes.remove(mailbox.key, mailbox);
+            publishPresence(mailbox, AgentPresence.DISCONNECTED, AgentPresence.WEBSOCKET);
+        }
+    }
+
+    /**
+     * A GET instructions: pending steps (merged, in order) when there are some, else an empty list and
+     * {@code waiter} is parked until steps come or {@link #cancelPoll} takes it back. {@code hold} false
+     * never parks.
+     */
+    List<BusEvent> poll(HostMailbox mailbox, PollWaiter waiter, boolean hold) {
+        PollWaiter previous = null;
+        List<BusEvent> ready;
+        synchronized (mailbox) {
+            ready = drain(mailbox);
+            if (ready.isEmpty() && hold && !mailbox.removed) {
+                previous = mailbox.waiter;
+                mailbox.waiter = waiter;
+            }
+        }
+        if (previous != null) {
+            previous.complete(List.of());
+        }
+        return ready;
+    }
+
+    /** The hold time passed or the client went away: true when the waiter was still parked (now removed). */
+    boolean cancelPoll(HostMailbox mailbox, PollWaiter waiter) {
+        synchronized (mailbox) {
+            if (mailbox.waiter != waiter) {
+                return false;
+            }
+            mailbox.waiter = null;
+            mailbox.lastContactNanos = System.nanoTime();
+            return true;
+        }
+    }
+
+    /** The answer carrying these steps could not be written: keep them, oldest first, for the next poll. */
+    void requeue(HostMailbox mailbox, List<BusEvent> stepsEvents) {
+        synchronized (mailbox) {
+            if (mailbox.removed) {
+                return;
+            }
+            if (mailbox.pending == null) {
+                mailbox.pending = new ArrayDeque<>(4);
+            }
+            for (int i = stepsEvents.size() - 1; i >= 0; i--) {
+                BusEvent event = stepsEvents.get(i);
+                mailbox.pending.addFirst(event);
+                mailbox.pendingInstructions += ((StepsToDeliver) event.payload()).instructions().size();
+            }
+        }
+    }
+
+    /** The answer's {@code next_instruction_seconds}: the agent sleeps that long, so the window grows with it. */
+    void answered(HostMailbox mailbox, int nextInstructionSeconds) {
+        synchronized (mailbox) {
+            mailbox.lastContactNanos = System.nanoTime();
+            mailbox.lastNextInstructionSeconds = Math.max(0, nextInstructionSeconds);
+        }
+    }
+
+    /** A StepsToDeliver record from the bus (any thread). Steps of hosts not attached here are ignored. */
+    void onSteps(BusEvent event) {
+        if (!(event.payload() instanceof StepsToDeliver steps) || event.hostId() == null || event.infraEnvId() == null) {
+            return;
+        }
+        HostMailbox mailbox = mailboxes.get(new HostKey(event.infraEnvId(), event.hostId()));
+        if (mailbox == null) {
+            return;
+        }
+        PollWaiter waiter = null;
+        AgentSocket socket = null;
+        synchronized (mailbox) {
+            if (mailbox.removed) {
+                return;
+            }
+            if (mailbox.waiter != null) {
+                waiter = mailbox.waiter;
+                mailbox.waiter = null;
+            } else if (mailbox.socket != null) {
+                socket = mailbox.socket;
+            } else {
+                enqueue(mailbox, event, steps.instructions().size());
+            }
+        }
+        if (waiter != null) {
+            waiter.complete(List.of(event));
+        } else if (socket != null) {
+            socket.push(event);
+        }
+    }
+
+    /** Forgets HTTP hosts silent past their window ({@code disconnected}). Returns how many were dropped. */
+    int sweep() {
+        long now = System.nanoTime();
+        int dropped = 0;
+        for (HostMailbox mailbox : mailboxes.values()) {
+            boolean expired;
+            synchronized (mailbox) {
+                expired = !mailbox.removed && mailbox.socket == null && mailbox.waiter == null
+                        && now - mailbox.lastContactNanos > mailbox.lastNextInstructionSeconds * 1_000_000_000L + graceNanos;
+                if (expired) {
+                    mailbox.removed = true;
+                }
+            }
+            if (expired) {
+                mailboxes.remove(mailbox.key, mailbox);
+                publishPresence(mailbox, AgentPresence.DISCONNECTED, AgentPresence.LONG_POLL);
+                dropped++;
+            }
+        }
+        return dropped;
+    }
+
+    /** Guarded by the mailbox: records the contact and says which presence event, if any, it calls for. */
+    private String touch(HostMailbox mailbox, AgentClaims claims, String agentVersion, long now, boolean created) {
+        mailbox.claims = claims;
+        if (agentVersion != null) {
+            mailbox.agentVersion = agentVersion;
+        }
+        mailbox.lastContactNanos = now;
+        String presence = null;
+        if (created) {
+            presence = AgentPresence.CONNECTED;
+        } else if (mailbox.claimed && now - mailbox.lastPresenceNanos >= checkInNanos) {
+            presence = AgentPresence.CHECKED_IN;
+        }
+        mailbox.claimed = true;
+        if (presence != null) {
+            mailbox.lastPresenceNanos = now;
+        }
+        return presence;
+    }
+
+    private Future<HostMailbox> publishPresence(HostMailbox mailbox, String state, String transport) {
+        if (state == null) {
+            return Future.succeededFuture(mailbox);
+        }
+        AgentClaims claims;
+        String version;
+        synchronized (mailbox) {
+            claims = mailbox.claims;
+            version = mailbox.agentVersion;
+        }
+        Future<Void> published = events.presence(claims, mailbox.key.hostId(), state, transport, version);
+        if (!AgentPresence.CONNECTED.equals(state)) {
+            return Future.succeededFuture(mailbox);
+        }
+        // Without its connected event the service would not re-plan: forget the host so the retry announces it again.
+        return published.map(mailbox).recover(failure -> {
+            forget(mailbox);
+            return Future.failedFuture(failure);
+        });
+    }
+
+    private void forget(HostMailbox mailbox) {
+        boolean hadSocket;
+        synchronized (mailbox) {
+            mailbox.removed = true;
+            hadSocket = mailbox.socket != null;
+            mailbox.socket = null;
+            mailbox.waiter = null;
+        }
+        if (hadSocket) {
+            sockets.decrementAndGet();
+        }
+        mailboxes.remove(mailbox.key, mailbox);
+    }
+
+    private void enqueue(HostMailbox mailbox, BusEvent event, int instructions) {
+        if (mailbox.pending == null) {
+            mailbox.pending = new ArrayDeque<>(4);
+        }
+        while (!mailbox.pending.isEmpty() && mailbox.pendingInstructions + instructions > config.maxPendingSteps()) {
+            BusEvent dropped = mailbox.pending.removeFirst();
+            mailbox.pendingInstructions -= ((StepsToDeliver) dropped.payload()).instructions().size();
+            metrics.rejected(GatewayMetrics.REASON_STALE_STEPS);
+        }
+        mailbox.pending.addLast(event);
+        mailbox.pendingInstructions += instructions;
+    }
+
+    private static List<BusEvent> drain(HostMailbox mailbox) {
+        if (mailbox.pending == null || mailbox.pending.isEmpty()) {
+            return List.of();
+        }
+        List<BusEvent> all = new ArrayList<>(mailbox.pending);
+        mailbox.pending = null;
+        mailbox.pendingInstructions = 0;
+        return all;
+    }
+}

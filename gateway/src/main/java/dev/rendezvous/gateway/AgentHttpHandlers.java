@@ -1,0 +1,254 @@
+package dev.rendezvous.gateway;
+
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.event.AgentPresence;
+import dev.rendezvous.bus.event.StepReplyReceived;
+import dev.rendezvous.bus.event.StepsToDeliver;
+import dev.rendezvous.gateway.AgentInput.InvalidInput;
+import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.RoutingContext;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** The upstream-compatible agent endpoints: register, GET instructions (long poll), POST step reply. */
+final class AgentHttpHandlers {
+
+    static final String AGENT_VERSION_HEADER = "discovery_agent_version";
+
+    private final GatewayConfig config;
+    private final AgentDirectory directory;
+    private final GatewayEvents events;
+    private final GatewayMetrics metrics;
+    private final RejectionLog rejections;
+
+    AgentHttpHandlers(GatewayConfig config, AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics,
+                      RejectionLog rejections) {
+        this.config = config;
+        this.directory = directory;
+        this.events = events;
+        this.metrics = metrics;
+        this.rejections = rejections;
+    }
+
+    /** POST .../infra-envs/{infra_env_id}/hosts → 201 host + next_step_runner_command, once the bus has the event. */
+    void register(RoutingContext ctx) {
+        AgentClaims claims = AgentAuth.claims(ctx);
+        AgentWire.HostCreateParams params;
+        try {
+            params = AgentInput.hostCreateParams(AgentInput.parse(ctx.body().buffer() == null ? null : ctx.body().buffer().getBytes()));
+        } catch (InvalidInput e) {
+            badRequest(ctx, claims, null, e.getMessage());
+            return;
+        }
+        String hostId = params.hostId().toLowerCase(java.util.Locale.ROOT);
+        String version = params.discoveryAgentVersion() != null ? params.discoveryAgentVersion()
+                : AgentInput.agentVersion(ctx.request().getHeader(AGENT_VERSION_HEADER));
+        events.registered(claims, hostId, version).onComplete(published -> {
+            if (published.failed()) {
+                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                return;
+            }
+            directory.registered(claims, new HostKey(claims.infraEnvId(), hostId), version);
+            HttpReplies.json(ctx, 201, registrationResponse(claims, hostId, version));
+        });
+    }
+
+    /** GET .../hosts/{host_id}/instructions: pending steps at once, else held up to wait_seconds, then empty. */
+    void nextSteps(RoutingContext ctx) {
+        AgentClaims claims = AgentAuth.claims(ctx);
+        String hostId;
+        Duration hold;
+        try {
+            hostId = AgentInput.hostId(ctx.pathParam("host_id"));
+            hold = holdTime(ctx.queryParams().get("wait_seconds"));
+        } catch (InvalidInput e) {
+            badRequest(ctx, claims, null, e.getMessage());
+            return;
+        }
+        HostKey key = new HostKey(claims.infraEnvId(), hostId);
+        String version = AgentInput.agentVersion(ctx.request().getHeader(AGENT_VERSION_HEADER));
+        directory.httpContact(claims, key, version, AgentPresence.LONG_POLL).onComplete(contact -> {
+            if (contact.failed()) {
+                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                return;
+            }
+            if (ctx.response().closed()) {
+                return;
+            }
+            HeldPoll poll = new HeldPoll(ctx, contact.result());
+            List<BusEvent> ready = directory.poll(contact.result(), poll, !hold.isZero());
+            if (!ready.isEmpty() || hold.isZero()) {
+                poll.complete(ready);
+                return;
+            }
+            poll.park(hold);
+        });
+    }
+
+    /** POST .../hosts/{host_id}/instructions → 204 once the reply is on the bus, 503 + Retry-After when not. */
+    void stepReply(RoutingContext ctx) {
+        AgentClaims claims = AgentAuth.claims(ctx);
+        String hostId;
+        StepReplyReceived reply;
+        try {
+            hostId = AgentInput.hostId(ctx.pathParam("host_id"));
+            reply = AgentInput.stepReply(AgentInput.parse(ctx.body().buffer() == null ? null : ctx.body().buffer().getBytes()));
+        } catch (InvalidInput e) {
+            badRequest(ctx, claims, ctx.pathParam("host_id"), e.getMessage());
+            return;
+        }
+        events.reply(claims, hostId, reply).onComplete(published -> {
+            if (published.failed()) {
+                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                return;
+            }
+            metrics.replyReceived(reply.stepType());
+            directory.contactIfAttached(new HostKey(claims.infraEnvId(), hostId), AgentPresence.HTTP);
+            ctx.response().setStatusCode(204).end();
+        });
+    }
+
+    /** Failure handler of the agent routes: the body limit (413) and anything unexpected, in upstream's shape. */
+    void failure(RoutingContext ctx) {
+        int status = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
+        if (status == 413) {
+            metrics.rejected(GatewayMetrics.REASON_TOO_LARGE);
+            AgentClaims claims = AgentAuth.claims(ctx);
+            String detail = "HTTP body over " + config.maxBodyBytes() + " bytes on " + ctx.request().method() + " "
+                    + ctx.request().path();
+            rejections.record(claims, ctx.pathParam("host_id"), GatewayMetrics.REASON_TOO_LARGE, detail);
+            HttpReplies.error(ctx, 413, "request body larger than " + config.maxBodyBytes() + " bytes");
+            return;
+        }
+        if (status >= 500) {
+            org.slf4j.LoggerFactory.getLogger(AgentHttpHandlers.class)
+                    .warn("agent request {} {} failed", ctx.request().method(), ctx.request().path(), ctx.failure());
+        }
+        HttpReplies.error(ctx, status, status >= 500 ? "internal error" : "request refused");
+    }
+
+    private void badRequest(RoutingContext ctx, AgentClaims claims, String hostId, String reason) {
+        metrics.rejected(GatewayMetrics.REASON_MALFORMED);
+        rejections.record(claims, hostId, GatewayMetrics.REASON_MALFORMED, reason);
+        HttpReplies.error(ctx, 400, reason);
+    }
+
+    private Duration holdTime(String raw) throws InvalidInput {
+        if (raw == null || raw.isBlank()) {
+            return config.longPollDefault();
+        }
+        int seconds;
+        try {
+            seconds = Integer.parseInt(raw.trim());
+        } catch (NumberFormatException e) {
+            throw new InvalidInput("wait_seconds: must be an integer");
+        }
+        if (seconds < 0 || seconds > config.longPollMax().toSeconds()) {
+            throw new InvalidInput("wait_seconds: must be between 0 and " + config.longPollMax().toSeconds());
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
+    private AgentWire.HostRegistrationResponse registrationResponse(AgentClaims claims, String hostId, String version) {
+        Instant now = Instant.now();
+        boolean bound = claims.clusterId() != null;
+        String agentVersion = config.agentImage().isEmpty() ? (version == null ? "" : version) : config.agentImage();
+        String request = AgentWire.write(new AgentWire.NextStepCmdRequest(agentVersion, hostId, claims.infraEnvId()));
+        return new AgentWire.HostRegistrationResponse(
+                "Host", hostId,
+                "/api/assisted-install/v2/infra-envs/" + claims.infraEnvId() + "/hosts/" + hostId,
+                claims.infraEnvId(), claims.clusterId(),
+                bound ? "discovering" : "discovering-unbound",
+                "Waiting for host to send hardware details",
+                "auto-assign", version, now, now, now, now,
+                new AgentWire.NextStepRunnerCommand("", List.of(request), config.registrationRetrySeconds()));
+    }
+
+    /** Merges the plans kept for a host into one Steps: instructions in order (a step id once), the last plan's timing. */
+    static AgentWire.Steps merge(List<BusEvent> stepsEvents, int idleNextInstructionSeconds) {
+        if (stepsEvents.isEmpty()) {
+            return AgentWire.Steps.empty(idleNextInstructionSeconds);
+        }
+        if (stepsEvents.size() == 1) {
+            return AgentWire.Steps.of((StepsToDeliver) stepsEvents.get(0).payload());
+        }
+        Map<String, StepsToDeliver.Step> byId = new LinkedHashMap<>();
+        StepsToDeliver last = null;
+        for (BusEvent event : stepsEvents) {
+            last = (StepsToDeliver) event.payload();
+            for (StepsToDeliver.Step step : last.instructions()) {
+                byId.putIfAbsent(step.stepId(), step);
+            }
+        }
+        return new AgentWire.Steps(last.nextInstructionSeconds(), last.postStepAction(), new ArrayList<>(byId.values()));
+    }
+
+    /** One held GET instructions. Completed once: by steps (any thread), by its timer, or not at all if the client left. */
+    private final class HeldPoll implements HostMailbox.PollWaiter {
+        private final RoutingContext ctx;
+        private final HostMailbox mailbox;
+        private final Context context = Vertx.currentContext();
+        private final AtomicBoolean done = new AtomicBoolean();
+        private long timer = -1;
+
+        HeldPoll(RoutingContext ctx, HostMailbox mailbox) {
+            this.ctx = ctx;
+            this.mailbox = mailbox;
+        }
+
+        void park(Duration hold) {
+            timer = ctx.vertx().setTimer(hold.toMillis(), id -> {
+                if (directory.cancelPoll(mailbox, this)) {
+                    complete(List.of());
+                }
+            });
+            ctx.response().closeHandler(v -> {
+                if (directory.cancelPoll(mailbox, this)) {
+                    done.set(true);
+                    ctx.vertx().cancelTimer(timer);
+                }
+            });
+        }
+
+        @Override
+        public void complete(List<BusEvent> stepsEvents) {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            context.runOnContext(v -> answer(stepsEvents));
+        }
+
+        private void answer(List<BusEvent> stepsEvents) {
+            if (timer >= 0) {
+                ctx.vertx().cancelTimer(timer);
+            }
+            if (ctx.response().closed() || ctx.response().ended()) {
+                directory.requeue(mailbox, stepsEvents);
+                return;
+            }
+            AgentWire.Steps steps = merge(stepsEvents, config.idleNextInstructionSeconds());
+            directory.answered(mailbox, steps.nextInstructionSeconds());
+            HttpReplies.json(ctx, 200, steps).onComplete(written -> {
+                if (written.failed()) {
+                    directory.requeue(mailbox, stepsEvents);
+                    return;
+                }
+                Instant now = Instant.now();
+                for (BusEvent event : stepsEvents) {
+                    metrics.delivered(AgentPresence.LONG_POLL, ((StepsToDeliver) event.payload()).instructions().size(),
+                            Duration.between(event.occurredAt(), now));
+                }
+            });
+        }
+    }
+}

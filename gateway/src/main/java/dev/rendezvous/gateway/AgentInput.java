@@ -1,0 +1,118 @@
+package dev.rendezvous.gateway;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.rendezvous.bus.event.StepReplyReceived;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+/** Validation of what agents send, shared by both transports: a clear reason naming the field, or the value. */
+final class AgentInput {
+
+    private static final Pattern STEP_TYPE = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+    private static final int MAX_STEP_ID = 128;
+    private static final int MAX_VERSION = 256;
+
+    private AgentInput() {
+    }
+
+    /** Bad agent input; the message names the field and the reason. */
+    static final class InvalidInput extends Exception {
+        InvalidInput(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    static StepReplyReceived stepReply(JsonNode node) throws InvalidInput {
+        if (node == null || !node.isObject()) {
+            throw new InvalidInput("reply: must be a JSON object");
+        }
+        AgentWire.StepReply reply = read(node, AgentWire.StepReply.class);
+        if (reply.stepId() == null || reply.stepId().isBlank()) {
+            throw new InvalidInput("step_id: is required");
+        }
+        if (reply.stepId().length() > MAX_STEP_ID) {
+            throw new InvalidInput("step_id: longer than " + MAX_STEP_ID + " characters");
+        }
+        if (reply.stepType() == null || reply.stepType().isBlank()) {
+            throw new InvalidInput("step_type: is required");
+        }
+        if (!STEP_TYPE.matcher(reply.stepType()).matches()) {
+            throw new InvalidInput("step_type: must be lowercase letters, digits and dashes (upstream step type)");
+        }
+        return new StepReplyReceived(reply.stepType(), reply.stepId(), reply.exitCode() == null ? 0 : reply.exitCode(),
+                reply.output() == null ? "" : reply.output(), reply.error() == null ? "" : reply.error());
+    }
+
+    static AgentWire.HostCreateParams hostCreateParams(JsonNode node) throws InvalidInput {
+        if (node == null || !node.isObject()) {
+            throw new InvalidInput("body: must be a JSON object (host-create-params)");
+        }
+        AgentWire.HostCreateParams params = read(node, AgentWire.HostCreateParams.class);
+        if (params.hostId() == null) {
+            throw new InvalidInput("host_id: is required");
+        }
+        if (!AgentTokens.isUuid(params.hostId())) {
+            throw new InvalidInput("host_id: must be a UUID");
+        }
+        if (params.discoveryAgentVersion() != null && params.discoveryAgentVersion().length() > MAX_VERSION) {
+            throw new InvalidInput("discovery_agent_version: longer than " + MAX_VERSION + " characters");
+        }
+        return params;
+    }
+
+    static String hostId(String pathValue) throws InvalidInput {
+        if (!AgentTokens.isUuid(pathValue)) {
+            throw new InvalidInput("host_id: must be a UUID");
+        }
+        return pathValue.toLowerCase(java.util.Locale.ROOT);
+    }
+
+    static String agentVersion(String header) {
+        return header == null || header.length() > MAX_VERSION ? null : header;
+    }
+
+    static JsonNode parse(byte[] body) throws InvalidInput {
+        if (body == null || body.length == 0) {
+            throw new InvalidInput("body: is required");
+        }
+        try {
+            return AgentWire.JSON.readTree(body);
+        } catch (java.io.IOException e) {
+            throw new InvalidInput("body: malformed JSON (" + shortMessage(e) + ")");
+        }
+    }
+
+    static JsonNode parse(String text) throws InvalidInput {
+        try {
+            JsonNode node = AgentWire.JSON.readTree(text);
+            if (node == null || !node.isObject()) {
+                throw new InvalidInput("message: must be a JSON object");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new InvalidInput("message: malformed JSON (" + shortMessage(e) + ")");
+        }
+    }
+
+    private static <T> T read(JsonNode node, Class<T> type) throws InvalidInput {
+        try {
+            return AgentWire.JSON.treeToValue(node, type);
+        } catch (MismatchedInputException e) {
+            String field = e.getPath().stream().map(r -> r.getFieldName() == null ? "[" + r.getIndex() + "]" : r.getFieldName())
+                    .collect(Collectors.joining("."));
+            throw new InvalidInput((field.isEmpty() ? "body" : field) + ": wrong type (" + shortMessage(e) + ")");
+        } catch (JsonProcessingException e) {
+            throw new InvalidInput("body: " + shortMessage(e));
+        }
+    }
+
+    private static String shortMessage(Exception e) {
+        String message = e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
+        if (message == null) {
+            return e.getClass().getSimpleName();
+        }
+        return message.length() > 200 ? message.substring(0, 200) + "..." : message;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.rendezvous.gateway;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The per-infra-env agent token sent in {@code X-Secret-Key}: {@code rdv1.<payload>.<signature>}, where payload is
+ * base64url (no padding) of {@code {"infra_env_id": uuid, "cluster_id": uuid?, "iat": epoch seconds}} and signature
+ * is base64url of HMAC-SHA256(secret, {@code "rdv1." + payload}). The service issues one when it creates an
+ * infra-env (it is baked into the discovery Ignition); every gateway verifies it with the same secret.
+ * No expiry: the token lives as long as the ISO that carries it.
+ */
+public final class AgentTokens {
+
+    static final String PREFIX = "rdv1.";
+    private static final String HMAC = "HmacSHA256";
+    private static final int MAX_TOKEN_CHARS = 1024;
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+    private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
+    private static final Base64.Decoder B64D = Base64.getUrlDecoder();
+
+    private AgentTokens() {
+    }
+
+    /** What a valid token says: the infra-env it is for and, when the infra-env is bound, the cluster. */
+    public record AgentClaims(String infraEnvId, String clusterId) {
+        /** The bus partition key of this agent's events: the cluster id, else the infra-env id. */
+        public String partitionKey() {
+            return clusterId == null ? infraEnvId : clusterId;
+        }
+    }
+
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    private record Payload(@JsonProperty("infra_env_id") String infraEnvId,
+                           @JsonProperty("cluster_id") String clusterId,
+                           @JsonProperty("iat") Long issuedAt) {
+    }
+
+    /**
+     * A token for the agents of one infra-env. {@code clusterId} may be null (unbound infra-env).
+     * Both ids must be UUIDs.
+     */
+    public static String issue(byte[] secret, String infraEnvId, String clusterId) {
+        requireUuid(infraEnvId, "infra_env_id");
+        if (clusterId != null) {
+            requireUuid(clusterId, "cluster_id");
+        }
+        try {
+            String payload = B64.encodeToString(JSON.writeValueAsBytes(
+                    new Payload(infraEnvId, clusterId, Instant.now().getEpochSecond())));
+            return PREFIX + payload + "." + B64.encodeToString(sign(secret, PREFIX + payload));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("cannot encode token payload", e);
+        }
+    }
+
+    /** Same as {@link #issue(byte[], String, String)} with a text secret (UTF-8 bytes). */
+    public static String issue(String secret, String infraEnvId, String clusterId) {
+        return issue(secret.getBytes(StandardCharsets.UTF_8), infraEnvId, clusterId);
+    }
+
+    /**
+     * The claims of a token signed with {@code secret}, or empty for anything else (missing, malformed,
+     * wrong signature). The signature is compared in constant time.
+     */
+    public static Optional<AgentClaims> verify(byte[] secret, String token) {
+        if (token == null || token.length() > MAX_TOKEN_CHARS || !token.startsWith(PREFIX)) {
+            return Optional.empty();
+        }
+        int dot = token.indexOf('.', PREFIX.length());
+        if (dot < 0 || token.indexOf('.', dot + 1) >= 0) {
+            return Optional.empty();
+        }
+        String payload = token.substring(PREFIX.length(), dot);
+        try {
+            byte[] given = B64D.decode(token.substring(dot + 1));
+            byte[] expected = sign(secret, token.substring(0, dot));
+            if (!MessageDigest.isEqual(expected, given)) {
+                return Optional.empty();
+            }
+            Payload claims = JSON.readValue(B64D.decode(payload), Payload.class);
+            if (claims == null || !isUuid(claims.infraEnvId())
+                    || (claims.clusterId() != null && !isUuid(claims.clusterId()))) {
+                return Optional.empty();
+            }
+            return Optional.of(new AgentClaims(claims.infraEnvId(), claims.clusterId()));
+        } catch (IllegalArgumentException | java.io.IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    static boolean isUuid(String value) {
+        if (value == null || value.length() != 36) {
+            return false;
+        }
+        try {
+            UUID.fromString(value);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static void requireUuid(String value, String field) {
+        if (!isUuid(value)) {
+            throw new IllegalArgumentException(field + " must be a UUID");
+        }
+    }
+
+    private static byte[] sign(byte[] secret, String data) {
+        try {
+            Mac mac = Mac.getInstance(HMAC);
+            mac.init(new SecretKeySpec(secret, HMAC));
+            return mac.doFinal(data.getBytes(StandardCharsets.US_ASCII));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 unavailable", e);
+        }
+    }
+}

@@ -1,0 +1,141 @@
+package dev.rendezvous.gateway;
+
+import dev.rendezvous.bus.BusConsumer;
+import dev.rendezvous.bus.Topics;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One gateway instance: the attached agents, the fan-out reader of the steps topic, the handlers. Thread-safe:
+ * mount it into any number of routers (one per event loop) of the same process.
+ *
+ * <pre>{@code
+ * Gateway gateway = Gateway.start(vertx, config, busProducer::publish, bootstrapServers, meterRegistry)
+ *         .await();                       // or compose
+ * gateway.mount(router);                  // upstream agent routes + websocket
+ * vertx.createHttpServer(Gateway.serverOptions(new HttpServerOptions(), config)).requestHandler(router)...
+ * ...
+ * gateway.close();                        // on shutdown
+ * }</pre>
+ */
+public final class Gateway {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+
+    private final Vertx vertx;
+    private final GatewayConfig config;
+    private final GatewayMetrics metrics;
+    private final GatewayEvents events;
+    private final AgentDirectory directory;
+    private final RejectionLog rejections;
+    private final AgentHttpHandlers http;
+    private BusConsumer stepsReader;
+    private long sweeper = -1;
+
+    private Gateway(Vertx vertx, GatewayConfig config, BusPublisher publisher, MeterRegistry registry) {
+        this.vertx = vertx;
+        this.config = config;
+        this.metrics = new GatewayMetrics(registry);
+        this.events = new GatewayEvents(publisher, metrics, config.gatewayId());
+        this.directory = new AgentDirectory(events, metrics, config);
+        this.rejections = new RejectionLog(events, config);
+        this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections);
+    }
+
+    /**
+     * Starts a gateway: reads the steps topic from its latest records (no consumer group: every gateway sees every
+     * plan) and completes once that reader's positions are fixed, so no plan published afterwards is missed.
+     *
+     * @param publisher       where registrations, replies and presence go (e.g. {@code busProducer::publish})
+     * @param kafkaBootstrap  bootstrap servers of the bus, for the steps reader
+     */
+    public static Future<Gateway> start(Vertx vertx, GatewayConfig config, BusPublisher publisher, String kafkaBootstrap,
+                                        MeterRegistry registry) {
+        Gateway gateway = new Gateway(vertx, config, publisher, registry);
+        return vertx.executeBlocking(() -> {
+            gateway.stepsReader = BusConsumer.builder(kafkaBootstrap)
+                    .clientId("rdv-gateway-steps-" + config.gatewayId())
+                    .topics(List.of(Topics.STEPS))
+                    .startFrom(BusConsumer.StartFrom.LATEST)
+                    .handler(event -> {
+                        gateway.directory.onSteps(event);
+                        return CompletableFuture.completedFuture(null);
+                    })
+                    .start();
+            return gateway.stepsReader;
+        }).compose(reader -> Future.fromCompletionStage(reader.started())).map(v -> {
+            long period = Math.max(1000, Math.min(config.httpPresenceGrace().toMillis() / 4, 10_000));
+            gateway.sweeper = vertx.setPeriodic(period, id -> gateway.directory.sweep());
+            LOG.info("gateway {} started: {}", config.gatewayId(), config);
+            return gateway;
+        });
+    }
+
+    /** Adds the agent routes ({@link GatewayRoutes}) to {@code router}. */
+    public void mount(Router router) {
+        GatewayRoutes.mount(router, this);
+    }
+
+    /**
+     * The websocket settings the HTTP server carrying the gateway routes needs: frames up to twice
+     * {@code max_frame_bytes} reach the gateway (which answers {@code frame-too-large} above the limit and keeps
+     * the connection); larger single frames are cut by the server with close code 1009.
+     */
+    public static HttpServerOptions serverOptions(HttpServerOptions options, GatewayConfig config) {
+        int frameLimit = (int) Math.min(Integer.MAX_VALUE, 2L * config.maxBodyBytes());
+        return options.setMaxWebSocketFrameSize(frameLimit).setMaxWebSocketMessageSize(frameLimit);
+    }
+
+    public GatewayConfig config() {
+        return config;
+    }
+
+    /** Websockets open on this gateway (after hello). */
+    public int websocketCount() {
+        return directory.websocketCount();
+    }
+
+    /** Hosts attached to this gateway by any transport. */
+    public int attachedHostCount() {
+        return directory.attachedCount();
+    }
+
+    /** Stops reading steps. Open connections belong to the HTTP server and close with it. */
+    public Future<Void> close() {
+        if (sweeper >= 0) {
+            vertx.cancelTimer(sweeper);
+        }
+        BusConsumer reader = stepsReader;
+        if (reader == null) {
+            return Future.succeededFuture();
+        }
+        return vertx.executeBlocking(() -> {
+            reader.close();
+            return null;
+        });
+    }
+
+    Vertx vertx() {
+        return vertx;
+    }
+
+    AgentHttpHandlers http() {
+        return http;
+    }
+
+    AgentSocketSession newSession(io.vertx.core.http.ServerWebSocket ws, AgentTokens.AgentClaims claims, HostKey key) {
+        return new AgentSocketSession(ws, Vertx.currentContext(), claims, key, config, directory, events, metrics,
+                rejections);
+    }
+
+    GatewayMetrics metrics() {
+        return metrics;
+    }
+}

@@ -1,0 +1,91 @@
+package dev.rendezvous.gateway;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * The gateway's meters. Names are Micrometer dot names; the Prometheus registry renders them as
+ * {@code rdv_gateway_agents_connected}, {@code rdv_gateway_steps_delivered_total},
+ * {@code rdv_gateway_step_delivery_latency_seconds_bucket}, {@code rdv_gateway_step_replies_received_total},
+ * {@code rdv_gateway_messages_rejected_total}, {@code rdv_gateway_bus_publish_failures_total}.
+ */
+public final class GatewayMetrics {
+
+    public static final String CONNECTED_AGENTS = "rdv.gateway.agents.connected";
+    public static final String STEPS_DELIVERED = "rdv.gateway.steps.delivered";
+    public static final String DELIVERY_LATENCY = "rdv.gateway.step.delivery.latency";
+    public static final String REPLIES_RECEIVED = "rdv.gateway.step.replies.received";
+    public static final String MESSAGES_REJECTED = "rdv.gateway.messages.rejected";
+    public static final String BUS_PUBLISH_FAILURES = "rdv.gateway.bus.publish.failures";
+
+    /** Reasons of {@link #MESSAGES_REJECTED}. */
+    public static final String REASON_UNAUTHENTICATED = "unauthenticated";
+    public static final String REASON_FORBIDDEN = "forbidden";
+    public static final String REASON_TOO_LARGE = "too-large";
+    public static final String REASON_MALFORMED = "malformed";
+    public static final String REASON_UNKNOWN_TYPE = "unknown-type";
+    public static final String REASON_UNSUPPORTED_VERSION = "unsupported-version";
+    public static final String REASON_SLOW_CONSUMER = "slow-consumer";
+    public static final String REASON_BUS_UNAVAILABLE = "bus-unavailable";
+    public static final String REASON_STALE_STEPS = "pending-steps-overflow";
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> delivered = new ConcurrentHashMap<>();
+    private final Map<String, Counter> replies = new ConcurrentHashMap<>();
+    private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+    private final Map<String, Timer> latency = new ConcurrentHashMap<>();
+    private final Counter publishFailures;
+
+    public GatewayMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.publishFailures = Counter.builder(BUS_PUBLISH_FAILURES)
+                .description("Events the bus refused (surfaced to the agent as retryable errors)")
+                .register(registry);
+    }
+
+    /** Registers the connected-agents gauge of one transport, read from {@code count} at scrape time. */
+    public void connectedAgents(String transport, Supplier<Number> count) {
+        Gauge.builder(CONNECTED_AGENTS, count).tag("transport", transport)
+                .description("Agents attached to this gateway").register(registry);
+    }
+
+    /** Steps written to an agent, and the time from the planner's publish to the write. */
+    public void delivered(String transport, int steps, Duration sincePublish) {
+        delivered.computeIfAbsent(transport, t -> Counter.builder(STEPS_DELIVERED).tag("transport", t)
+                .description("Steps written to agents").register(registry)).increment(steps);
+        latency.computeIfAbsent(transport, t -> Timer.builder(DELIVERY_LATENCY).tag("transport", t)
+                .description("From StepsToDeliver occurred_at to the moment the steps were written to the agent")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                .maximumExpectedValue(Duration.ofMinutes(2)).register(registry))
+                .record(Math.max(0, sincePublish.toNanos()), TimeUnit.NANOSECONDS);
+    }
+
+    /** Upstream step types; any other agent-sent value is counted as "other" (bounded tag cardinality). */
+    private static final java.util.Set<String> KNOWN_STEP_TYPES = java.util.Set.of(
+            "connectivity-check", "execute", "inventory", "install", "free-network-addresses", "dhcp-lease-allocate",
+            "api-vip-connectivity-check", "tang-connectivity-check", "ntp-synchronizer",
+            "installation-disk-speed-check", "container-image-availability", "domain-resolution",
+            "stop-installation", "logs-gather", "next-step-runner", "upgrade-agent", "download-boot-artifacts",
+            "reboot-for-reclaim", "verify-vips");
+
+    public void replyReceived(String stepType) {
+        replies.computeIfAbsent(KNOWN_STEP_TYPES.contains(stepType) ? stepType : "other", t -> Counter.builder(REPLIES_RECEIVED).tag("step_type", t)
+                .description("Step replies taken by the bus").register(registry)).increment();
+    }
+
+    public void rejected(String reason) {
+        rejected.computeIfAbsent(reason, r -> Counter.builder(MESSAGES_REJECTED).tag("reason", r)
+                .description("Agent requests and messages refused").register(registry)).increment();
+    }
+
+    public void publishFailed() {
+        publishFailures.increment();
+    }
+}

@@ -1,0 +1,279 @@
+package dev.rendezvous.gateway;
+
+import static dev.rendezvous.gateway.TestBed.await;
+import static dev.rendezvous.gateway.TestBed.newId;
+import static dev.rendezvous.gateway.TestBed.step;
+import static dev.rendezvous.gateway.TestBed.token;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.event.AgentPresence;
+import dev.rendezvous.bus.event.DomainEventRecorded;
+import dev.rendezvous.bus.event.HostRegistered;
+import dev.rendezvous.bus.event.StepReplyReceived;
+import dev.rendezvous.bus.event.StepsToDeliver;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The upstream-compatible HTTP side against the running gateway and the real embedded Kafka. */
+class GatewayHttpTest {
+
+    private final TestBed bed = TestBed.get();
+
+    private HttpRequest<Buffer> request(HttpMethod method, String path, String token) {
+        HttpRequest<Buffer> request = bed.http.request(method, bed.port, "127.0.0.1", path);
+        if (token != null) {
+            request.putHeader(AgentAuth.HEADER, token);
+        }
+        return request;
+    }
+
+    private static String hostsPath(String infraEnv) {
+        return "/api/assisted-install/v2/infra-envs/" + infraEnv + "/hosts";
+    }
+
+    private static String instructionsPath(String infraEnv, String host) {
+        return hostsPath(infraEnv) + "/" + host + "/instructions";
+    }
+
+    private HttpResponse<Buffer> register(String infraEnv, String host, String token) throws Exception {
+        return await(request(HttpMethod.POST, hostsPath(infraEnv), token).sendBuffer(Buffer.buffer(
+                "{\"host_id\":\"" + host + "\",\"discovery_agent_version\":\"quay.io/edge/agent:1\"}")));
+    }
+
+    private static JsonNode json(HttpResponse<Buffer> response) throws Exception {
+        return AgentWire.JSON.readTree(response.bodyAsString());
+    }
+
+    @Test
+    void registrationAnswers201WithAHostAndTheRunnerCommandAndPublishesHostRegistered() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String host = newId();
+        HttpResponse<Buffer> response = register(infraEnv, host, token(infraEnv, cluster));
+
+        assertEquals(201, response.statusCode(), response.bodyAsString());
+        JsonNode body = json(response);
+        assertEquals("Host", body.get("kind").asText());
+        assertEquals(host, body.get("id").asText());
+        assertEquals(infraEnv, body.get("infra_env_id").asText());
+        assertEquals(cluster, body.get("cluster_id").asText());
+        assertEquals("discovering", body.get("status").asText());
+        assertEquals("/api/assisted-install/v2/infra-envs/" + infraEnv + "/hosts/" + host, body.get("href").asText());
+        assertEquals("quay.io/edge/agent:1", body.get("discovery_agent_version").asText());
+        assertNotNull(body.get("registered_at").asText());
+        JsonNode command = body.get("next_step_runner_command");
+        assertEquals(1, command.get("args").size());
+        JsonNode request = AgentWire.JSON.readTree(command.get("args").get(0).asText());
+        assertEquals(infraEnv, request.get("infra_env_id").asText());
+        assertEquals(host, request.get("host_id").asText());
+        assertEquals("quay.io/edge/agent:1", request.get("agent_version").asText());
+        assertTrue(command.get("retry_seconds").asInt() > 0);
+
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof HostRegistered && host.equals(e.hostId()));
+        HostRegistered registered = (HostRegistered) event.payload();
+        assertEquals(infraEnv, registered.infraEnvId());
+        assertEquals(cluster, registered.clusterId());
+        assertEquals(cluster, event.partitionKey());
+    }
+
+    @Test
+    void anUnboundHostIsDiscoveringUnboundAndKeyedByItsInfraEnv() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        HttpResponse<Buffer> response = register(infraEnv, host, token(infraEnv, null));
+        assertEquals(201, response.statusCode());
+        assertEquals("discovering-unbound", json(response).get("status").asText());
+        assertTrue(json(response).get("cluster_id").isNull());
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof HostRegistered && host.equals(e.hostId()));
+        assertEquals(infraEnv, event.partitionKey());
+    }
+
+    @Test
+    void stepsPlannedRightAfterRegistrationWaitForTheFirstPollWhichAnswersAtOnce() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        assertEquals(201, register(infraEnv, host, token).statusCode());
+        StepsToDeliver.Step inventory = step("inventory");
+        bed.publishSteps(null, infraEnv, host, inventory);
+        Thread.sleep(300); // let the gateway's steps reader take it
+
+        long start = System.nanoTime();
+        HttpResponse<Buffer> response = await(request(HttpMethod.GET, instructionsPath(infraEnv, host) + "?wait_seconds=20", token).send());
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertEquals(200, response.statusCode());
+        JsonNode steps = json(response);
+        assertEquals(inventory.stepId(), steps.get("instructions").get(0).get("step_id").asText());
+        assertEquals("continue", steps.get("post_step_action").asText());
+        assertTrue(tookMillis < 5000, "answered at once, took " + tookMillis + " ms");
+        // the first poll after a registration here needs no presence event: the registration told the service
+        Thread.sleep(300);
+        assertEquals(0, bed.countEvents(e -> e.payload() instanceof AgentPresence && host.equals(e.hostId())));
+    }
+
+    @Test
+    void aHeldPollIsAnsweredWhenAStepIsPublished() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String host = newId();
+        String token = token(infraEnv, cluster);
+        // no registration here: the poll attaches the host, which announces it (connected → the service re-plans)
+        CompletableFuture<HttpResponse<Buffer>> poll = request(HttpMethod.GET,
+                instructionsPath(infraEnv, host) + "?wait_seconds=30", token).send().toCompletionStage().toCompletableFuture();
+        BusEvent connected = bed.awaitEvent(e -> e.payload() instanceof AgentPresence p && host.equals(e.hostId())
+                && AgentPresence.CONNECTED.equals(p.state()));
+        assertEquals(AgentPresence.LONG_POLL, ((AgentPresence) connected.payload()).transport());
+        assertEquals(cluster, connected.partitionKey());
+        Thread.sleep(200);
+        assertTrue(!poll.isDone(), "the poll is held while nothing is planned");
+
+        StepsToDeliver.Step step = step("free-network-addresses");
+        long published = System.nanoTime();
+        bed.publishSteps(cluster, infraEnv, host, step);
+        HttpResponse<Buffer> response = poll.get(10, TimeUnit.SECONDS);
+        long afterPublishMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - published);
+        assertEquals(200, response.statusCode());
+        assertEquals(step.stepId(), json(response).get("instructions").get(0).get("step_id").asText());
+        assertTrue(afterPublishMillis < 5000, "delivered " + afterPublishMillis + " ms after publish");
+        assertTrue(bed.registry.find(GatewayMetrics.DELIVERY_LATENCY).tag("transport", AgentPresence.LONG_POLL).timer().count() > 0);
+    }
+
+    @Test
+    void aHeldPollWithNothingPlannedAnswersEmptyStepsAfterTheHoldTime() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        long start = System.nanoTime();
+        HttpResponse<Buffer> response = await(request(HttpMethod.GET,
+                instructionsPath(infraEnv, host) + "?wait_seconds=1", token(infraEnv, null)).send());
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertEquals(200, response.statusCode());
+        JsonNode steps = json(response);
+        assertEquals(0, steps.get("instructions").size());
+        assertEquals(0, steps.get("next_instruction_seconds").asInt());
+        assertEquals("continue", steps.get("post_step_action").asText());
+        assertTrue(tookMillis >= 900 && tookMillis < 5000, "held ~1 s, took " + tookMillis + " ms");
+    }
+
+    @Test
+    void aStepReplyIsPublishedThen204() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String host = newId();
+        HttpResponse<Buffer> response = await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token(infraEnv, cluster))
+                .sendBuffer(Buffer.buffer("{\"step_type\":\"inventory\",\"step_id\":\"inventory-1a2b3c4d\",\"exit_code\":0,"
+                        + "\"output\":\"{\\\"cpu\\\":{}}\",\"error\":\"\",\"unknown_field\":true}")));
+        assertEquals(204, response.statusCode());
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived && host.equals(e.hostId()));
+        StepReplyReceived reply = (StepReplyReceived) event.payload();
+        assertEquals("inventory-1a2b3c4d", reply.stepId());
+        assertEquals("{\"cpu\":{}}", reply.output());
+        assertEquals(cluster, event.partitionKey());
+        assertTrue(bed.counter(GatewayMetrics.REPLIES_RECEIVED, "step_type", "inventory") >= 1);
+    }
+
+    @Test
+    void aMissingOrInvalidTokenIs401AndAnotherInfraEnvsTokenIs403OnEveryPath() throws Exception {
+        String infraEnv = newId();
+        String other = newId();
+        String host = newId();
+        String otherToken = token(other, null);
+        String forged = AgentTokens.issue("another-secret-entirely-1234", infraEnv, null);
+        for (String path : new String[] {hostsPath(infraEnv), instructionsPath(infraEnv, host)}) {
+            for (HttpMethod method : path.endsWith("hosts") ? new HttpMethod[] {HttpMethod.POST}
+                    : new HttpMethod[] {HttpMethod.GET, HttpMethod.POST}) {
+                assertEquals(401, await(request(method, path, null).send()).statusCode(), method + " " + path);
+                assertEquals(401, await(request(method, path, forged).send()).statusCode(), method + " " + path);
+                HttpResponse<Buffer> forbidden = await(request(method, path, otherToken).send());
+                assertEquals(403, forbidden.statusCode(), method + " " + path);
+                assertEquals("Error", json(forbidden).get("kind").asText());
+                assertEquals(403, json(forbidden).get("id").asInt());
+            }
+        }
+        assertTrue(bed.counter(GatewayMetrics.MESSAGES_REJECTED, "reason", GatewayMetrics.REASON_FORBIDDEN) >= 3);
+    }
+
+    @Test
+    void malformedInputIs400NamingTheFieldAndTheConnectionStaysUsable() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        HttpResponse<Buffer> notJson = await(request(HttpMethod.POST, hostsPath(infraEnv), token).sendBuffer(Buffer.buffer("{oops")));
+        assertEquals(400, notJson.statusCode());
+        assertTrue(json(notJson).get("reason").asText().contains("malformed JSON"));
+
+        HttpResponse<Buffer> noHost = await(request(HttpMethod.POST, hostsPath(infraEnv), token).sendBuffer(Buffer.buffer("{}")));
+        assertEquals(400, noHost.statusCode());
+        assertTrue(json(noHost).get("reason").asText().startsWith("host_id"));
+
+        HttpResponse<Buffer> badHost = await(request(HttpMethod.POST, hostsPath(infraEnv), token)
+                .sendBuffer(Buffer.buffer("{\"host_id\":\"nope\"}")));
+        assertTrue(json(badHost).get("reason").asText().contains("UUID"));
+
+        HttpResponse<Buffer> noStepId = await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token)
+                .sendBuffer(Buffer.buffer("{\"step_type\":\"inventory\"}")));
+        assertEquals(400, noStepId.statusCode());
+        assertTrue(json(noStepId).get("reason").asText().startsWith("step_id"));
+
+        HttpResponse<Buffer> badExit = await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token)
+                .sendBuffer(Buffer.buffer("{\"step_type\":\"inventory\",\"step_id\":\"a\",\"exit_code\":{}}")));
+        assertEquals(400, badExit.statusCode());
+        assertTrue(json(badExit).get("reason").asText().startsWith("exit_code"), json(badExit).toString());
+
+        HttpResponse<Buffer> badWait = await(request(HttpMethod.GET, instructionsPath(infraEnv, host) + "?wait_seconds=abc", token).send());
+        assertEquals(400, badWait.statusCode());
+        assertTrue(json(badWait).get("reason").asText().startsWith("wait_seconds"));
+
+        HttpResponse<Buffer> badPathHost = await(request(HttpMethod.GET, instructionsPath(infraEnv, "x") + "?wait_seconds=0", token).send());
+        assertEquals(400, badPathHost.statusCode());
+
+        assertEquals(201, register(infraEnv, host, token).statusCode());
+    }
+
+    @Test
+    void anOversizedBodyIs413AndRecordedAsAnEvent() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        // an inventory of ~15,000 disks is about this big
+        StringBuilder output = new StringBuilder("[");
+        for (int i = 0; i < 15_000; i++) {
+            output.append("{\\\"name\\\":\\\"sd").append(i).append("\\\",\\\"size_bytes\\\":1000000000000,\\\"by_path\\\":\\\"/dev/disk/by-path/pci-0000:00:1f.2-ata-").append(i)
+                    .append("\\\",\\\"model\\\":\\\"VIRTUAL-DISK-MODEL-X\\\",\\\"serial\\\":\\\"SERIAL").append(i)
+                    .append("\\\",\\\"vendor\\\":\\\"ATA\\\",\\\"wwn\\\":\\\"0x5000c500a1b2c3d4\\\",\\\"drive_type\\\":\\\"HDD\\\",\\\"hctl\\\":\\\"0:0:0:0\\\",")
+                    .append("\\\"installation_eligibility\\\":{\\\"eligible\\\":true,\\\"not_eligible_reasons\\\":[]}},");
+        }
+        output.append("{}]");
+        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-big\",\"exit_code\":0,\"output\":\"" + output + "\"}";
+        assertTrue(body.length() > 4 * 1024 * 1024, "body is " + body.length() + " bytes");
+
+        HttpResponse<Buffer> response = await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token)
+                .sendBuffer(Buffer.buffer(body)));
+        assertEquals(413, response.statusCode());
+        assertEquals("Error", json(response).get("kind").asText());
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof DomainEventRecorded d && host.equals(e.hostId())
+                && "agent_message_rejected".equals(d.name()));
+        assertTrue(((DomainEventRecorded) event.payload()).props().contains("too-large"));
+        assertNull(bed.published.stream().filter(e -> e.payload() instanceof StepReplyReceived && host.equals(e.hostId()))
+                .findAny().orElse(null));
+        // the gateway is fine: a normal reply goes through
+        assertEquals(204, await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token)
+                .sendBuffer(Buffer.buffer("{\"step_type\":\"inventory\",\"step_id\":\"inventory-small\"}"))).statusCode());
+    }
+
+    @Test
+    void metricsRenderWithUnitsInTheirNames() {
+        String scrape = bed.registry.scrape();
+        assertTrue(scrape.contains("rdv_gateway_agents_connected{transport=\"websocket\"}"), scrape);
+        assertTrue(scrape.contains("rdv_gateway_agents_connected{transport=\"long-poll\"}"));
+    }
+}

@@ -1,0 +1,181 @@
+package dev.rendezvous.gateway;
+
+import static dev.rendezvous.gateway.TestBed.await;
+import static dev.rendezvous.gateway.TestBed.newId;
+import static dev.rendezvous.gateway.TestBed.step;
+import static dev.rendezvous.gateway.TestBed.token;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.event.AgentPresence;
+import dev.rendezvous.bus.event.StepReplyReceived;
+import dev.rendezvous.bus.event.StepsToDeliver;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.UpgradeRejectedException;
+import io.vertx.core.http.WebSocketFrame;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** The Rendezvous websocket protocol against the running gateway and the real embedded Kafka. */
+class GatewayWebSocketTest {
+
+    private final TestBed bed = TestBed.get();
+
+    private static boolean presence(BusEvent e, String host, String state) {
+        return e.payload() instanceof AgentPresence p && host.equals(e.hostId()) && state.equals(p.state());
+    }
+
+    @Test
+    void helloIsWelcomedAndPublishedStepsArePushedAtOnce() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, cluster));
+        JsonNode welcome = agent.hello();
+        assertEquals(1, welcome.get("version").asInt());
+        assertEquals(15, welcome.get("heartbeat_seconds").asInt());
+        assertEquals(4 * 1024 * 1024, welcome.get("max_frame_bytes").asInt());
+        BusEvent connected = bed.awaitEvent(e -> presence(e, host, AgentPresence.CONNECTED));
+        assertEquals(AgentPresence.WEBSOCKET, ((AgentPresence) connected.payload()).transport());
+        assertEquals(cluster, connected.partitionKey());
+
+        StepsToDeliver.Step first = step("inventory");
+        StepsToDeliver.Step second = step("ntp-synchronizer");
+        long published = System.nanoTime();
+        bed.publishSteps(cluster, infraEnv, host, first, second);
+        JsonNode steps = agent.next("steps").get("steps");
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - published);
+        assertEquals(first.stepId(), steps.get("instructions").get(0).get("step_id").asText());
+        assertEquals(second.stepId(), steps.get("instructions").get(1).get("step_id").asText());
+        assertEquals("{\"x\":1}", steps.get("instructions").get(0).get("args").get(0).asText());
+        assertEquals("continue", steps.get("post_step_action").asText());
+        assertTrue(tookMillis < 5000, "pushed " + tookMillis + " ms after publish");
+        assertTrue(bed.counter(GatewayMetrics.STEPS_DELIVERED, "transport", AgentPresence.WEBSOCKET) >= 2);
+        assertTrue(bed.registry.scrape().contains("rdv_gateway_step_delivery_latency_seconds_bucket"));
+
+        agent.ws.close();
+        bed.awaitEvent(e -> presence(e, host, AgentPresence.DISCONNECTED));
+    }
+
+    @Test
+    void aReplyIsPublishedThenAcked() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
+        agent.hello();
+        agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-0badf00d\","
+                + "\"exit_code\":0,\"output\":\"{}\",\"error\":\"\"}}");
+        assertEquals("inventory-0badf00d", agent.next("ack").get("step_id").asText());
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived && host.equals(e.hostId()));
+        assertEquals("inventory-0badf00d", ((StepReplyReceived) event.payload()).stepId());
+        assertEquals(infraEnv, event.partitionKey());
+        agent.ws.close();
+    }
+
+    @Test
+    void unknownMalformedAndEarlyMessagesGetErrorsAndTheConnectionStaysUsable() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
+        agent.send("{\"type\":\"heartbeat\",\"seq\":1}");
+        assertEquals("hello-required", agent.next("error").get("code").asText());
+        agent.hello();
+
+        agent.send("{\"type\":\"teleport\",\"where\":\"mars\"}");
+        JsonNode unknown = agent.next("error");
+        assertEquals("unknown-type", unknown.get("code").asText());
+        assertFalse(unknown.get("retryable").asBoolean());
+
+        agent.send("{not json");
+        assertEquals("malformed", agent.next("error").get("code").asText());
+        agent.send("[1,2,3]");
+        assertEquals("malformed", agent.next("error").get("code").asText());
+        agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\"}}");
+        JsonNode invalid = agent.next("error");
+        assertEquals("invalid-reply", invalid.get("code").asText());
+        assertTrue(invalid.get("reason").asText().startsWith("step_id"));
+
+        agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-still-ok\"}}");
+        assertEquals("inventory-still-ok", agent.next("ack").get("step_id").asText());
+        assertFalse(agent.closed.isDone());
+        assertTrue(bed.counter(GatewayMetrics.MESSAGES_REJECTED, "reason", GatewayMetrics.REASON_UNKNOWN_TYPE) >= 1);
+        agent.ws.close();
+    }
+
+    @Test
+    void aMessageOverTheLimitIsRefusedWithFrameTooLargeAndTheConnectionStays() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
+        agent.hello();
+        String big = "{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-huge\",\"output\":\""
+                + "d".repeat(5 * 1024 * 1024) + "\"}}";
+        agent.send(big);
+        JsonNode error = agent.next("error");
+        assertEquals("frame-too-large", error.get("code").asText());
+        // the same refused when it comes as many small frames of one message
+        String half = "d".repeat(3 * 1024 * 1024);
+        await(agent.ws.writeFrame(WebSocketFrame.textFrame("{\"type\":\"step_reply\",\"reply\":{\"output\":\"" + half, false)));
+        await(agent.ws.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer(half), false)));
+        await(agent.ws.writeFrame(WebSocketFrame.continuationFrame(Buffer.buffer("\"}}"), true)));
+        assertEquals("frame-too-large", agent.next("error").get("code").asText());
+        agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-after-huge\"}}");
+        assertEquals("inventory-after-huge", agent.next("ack").get("step_id").asText());
+        assertEquals(0, bed.countEvents(e -> e.payload() instanceof StepReplyReceived r && "inventory-huge".equals(r.stepId())));
+        agent.ws.close();
+    }
+
+    @Test
+    void noCommonVersionIsAnErrorThenClose1002() throws Exception {
+        String infraEnv = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, newId(), token(infraEnv, null));
+        agent.send("{\"type\":\"hello\",\"versions\":[7,8],\"agent_version\":\"future\"}");
+        JsonNode error = agent.next("error");
+        assertEquals("unsupported-version", error.get("code").asText());
+        assertEquals(1, error.get("supported").get(0).asInt());
+        assertEquals((short) 1002, agent.closed.get(10, TimeUnit.SECONDS));
+    }
+
+    @Test
+    void theUpgradeIsRefused401Or403WithoutTheRightToken() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        for (String token : new String[] {null, "rdv1.garbage.garbage", token(newId(), null)}) {
+            ExecutionException refused = assertThrows(ExecutionException.class,
+                    () -> await(bed.connect(bed.port, infraEnv, host, token)));
+            UpgradeRejectedException rejected = assertInstanceOf(UpgradeRejectedException.class, refused.getCause());
+            assertEquals(token != null && token.startsWith("rdv1.g") || token == null ? 401 : 403, rejected.getStatus());
+        }
+    }
+
+    @Test
+    void aNewerSocketOfTheSameHostReplacesTheOlderOneAndIsAnnounced() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        TestBed.AgentSocket first = bed.open(infraEnv, host, token);
+        first.hello();
+        bed.awaitEvent(e -> presence(e, host, AgentPresence.CONNECTED));
+        TestBed.AgentSocket second = bed.open(infraEnv, host, token);
+        second.hello();
+        assertEquals((short) 4000, first.closed.get(10, TimeUnit.SECONDS));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (bed.countEvents(e -> presence(e, host, AgentPresence.CONNECTED)) < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(2, bed.countEvents(e -> presence(e, host, AgentPresence.CONNECTED)));
+        StepsToDeliver.Step step = step("inventory");
+        bed.publishSteps(null, infraEnv, host, step);
+        assertEquals(step.stepId(), second.next("steps").get("steps").get("instructions").get(0).get("step_id").asText());
+        Thread.sleep(200);
+        assertEquals(0, bed.countEvents(e -> presence(e, host, AgentPresence.DISCONNECTED)),
+                "a replaced socket is not a disconnection");
+        second.ws.close();
+    }
+}
