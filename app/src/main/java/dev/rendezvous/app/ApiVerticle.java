@@ -22,11 +22,14 @@ final class ApiVerticle extends VerticleBase {
   private final Pool db;
   private final String kafkaBootstrap;
   private final Observability observability;
+  private final HttpServerOptions serverOptions;
   private HttpServer server;
   private volatile long readyCheckedAt;
   private volatile boolean kafkaReady;
 
-  ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, Pool db, String kafkaBootstrap, Observability observability) {
+  ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, HttpServerOptions serverOptions, Pool db,
+      String kafkaBootstrap, Observability observability) {
+    this.serverOptions = new HttpServerOptions(serverOptions);
     this.port = port;
     this.api = api;
     this.agentRoutes = agentRoutes;
@@ -38,14 +41,14 @@ final class ApiVerticle extends VerticleBase {
   @Override
   public Future<?> start() {
     Router router = Router.router(vertx);
+    // The agent routes come first: they authenticate before reading a body, so the API's body handler must not run for them.
+    agentRoutes.accept(router);
     api.mountCommon(router);
     router.get("/health").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
     router.get("/ready").handler(this::ready);
     router.get("/metrics").handler(observability::handleScrape);
-    agentRoutes.accept(router);
     api.mount(router);
-    server = vertx.createHttpServer(new HttpServerOptions().setPort(port).setHost("0.0.0.0")
-        .setCompressionSupported(true).setMaxWebSocketMessageSize(8 * 1024 * 1024));
+    server = vertx.createHttpServer(serverOptions.setPort(port).setHost("0.0.0.0").setCompressionSupported(true));
     return server.requestHandler(router).listen();
   }
 

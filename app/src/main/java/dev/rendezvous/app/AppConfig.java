@@ -16,6 +16,8 @@ public record AppConfig(
     int imagePort,
     Path dataDir,
     String databaseUrl,
+    String agentTokenSecret,
+    List<String> gatewayFlags,
     BusConfig bus,
     ServiceConfig service) {
 
@@ -56,7 +58,11 @@ public record AppConfig(
       bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
     }
     BusConfig.FLAGS.forEach(s.known::add);
-    AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null), bus, service);
+    // The gateway's own settings (--gateway-*, RDV_GATEWAY_*) are read by GatewayConfig.
+    List<String> gatewayFlags = args.stream().filter(a -> a.startsWith("--gateway-")).toList();
+    gatewayFlags.forEach(a -> s.known.add(a.substring(2, a.contains("=") ? a.indexOf('=') : a.length())));
+    AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
+        s.string("agent-token-secret", null), gatewayFlags, bus, service);
     s.rejectUnknown();
     return c;
   }

@@ -3,6 +3,7 @@ package dev.rendezvous.app;
 import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.EmbeddedKafka;
 import dev.rendezvous.bus.TopicSetup;
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.observability.Observability;
 import dev.rendezvous.service.api.RestApi;
 import dev.rendezvous.service.auth.Tenant;
@@ -20,7 +21,12 @@ import io.vertx.core.DeploymentOptions;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
-import io.vertx.ext.web.Router;
+import io.vertx.core.http.HttpServerOptions;
+import dev.rendezvous.gateway.Gateway;
+import dev.rendezvous.gateway.GatewayConfig;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
 import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,7 +36,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +71,11 @@ public final class Rendezvous implements AutoCloseable {
   }
 
   public static Rendezvous start(AppConfig c) throws Exception {
+    return start(c, System.getenv());
+  }
+
+  /** {@code env} is what module configs read beside the flags (RDV_GATEWAY_*, ...). */
+  public static Rendezvous start(AppConfig c, Map<String, String> env) throws Exception {
     long t0 = System.nanoTime();
     Files.createDirectories(c.dataDir());
     // The two servers start in parallel: together they are most of the start-up time.
@@ -115,10 +125,14 @@ public final class Rendezvous implements AutoCloseable {
       relay.start(250);
       BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, new InventoryFirstPlanner());
       // Closed first to last: stop consuming, stop relaying, then flush the producer.
-      List<AutoCloseable> busClients = List.of(brain, relay::stop, producer);
-      Consumer<Router> agentRoutes = router -> {};
+      List<AutoCloseable> busClients;
+      GatewayConfig gatewayConfig = gatewayConfig(c, env);
+      Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
+          .await(60, TimeUnit.SECONDS);
+      busClients = List.of(brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
+      HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
-      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, agentRoutes, pool, bs, observability),
+      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, serverOptions, pool, bs, observability),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
       long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -138,6 +152,27 @@ public final class Rendezvous implements AutoCloseable {
     }
   }
 
+  /**
+   * The HMAC key of agent tokens: given, or made once and kept in the data directory, because every
+   * token already baked into an ISO must keep verifying across restarts.
+   */
+  static String agentTokenSecret(AppConfig c) throws IOException {
+    if (c.agentTokenSecret() != null) {
+      return c.agentTokenSecret();
+    }
+    Path file = c.dataDir().resolve("agent-token-secret");
+    if (!Files.exists(file)) {
+      writePrivate(file, TokenStore.newToken());
+    }
+    return Files.readString(file, StandardCharsets.UTF_8).strip();
+  }
+
+  private static GatewayConfig gatewayConfig(AppConfig c, Map<String, String> env) throws IOException {
+    Map<String, String> withSecret = new HashMap<>(env);
+    withSecret.put("RDV_AGENT_TOKEN_SECRET", agentTokenSecret(c));
+    return GatewayConfig.fromSources(withSecret, c.gatewayFlags().toArray(String[]::new));
+  }
+
   static String isoUrl(AppConfig c, InfraEnvRow e) {
     return c.service().imagePublicUrl() + "/images/" + e.id() + "?arch=" + e.spec().getString("cpu_architecture")
         + "&type=" + e.spec().getString("image_type") + "&version=" + e.spec().getString("openshift_version");
@@ -152,10 +187,15 @@ public final class Rendezvous implements AutoCloseable {
       }
     }
     String token = tokens.create(Tenant.DEFAULT, "admin (created at first start)", true).await(30, TimeUnit.SECONDS);
+    writePrivate(file, token);
+  }
+
+  /** Writes a secret readable only by its owner, atomically. */
+  private static void writePrivate(Path file, String secret) throws IOException {
     Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
     Files.deleteIfExists(tmp);
     Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
+    Files.writeString(tmp, secret + "\n", StandardCharsets.UTF_8);
     Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
@@ -173,6 +213,11 @@ public final class Rendezvous implements AutoCloseable {
 
   public String kafkaBootstrap() {
     return kafkaBootstrap;
+  }
+
+  /** Issues the agent token of an infra-env (what its discovery Ignition carries). */
+  public String agentToken(String infraEnvId, String clusterIdOrNull) throws IOException {
+    return AgentTokens.issue(agentTokenSecret(config), infraEnvId, clusterIdOrNull);
   }
 
   public Path adminTokenFile() {

@@ -1,6 +1,7 @@
 package dev.rendezvous.gateway;
 
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.SecurityPolicyHandler;
 import java.util.Optional;

@@ -1,9 +1,10 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.StepsToDeliver;
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import dev.rendezvous.gateway.HostMailbox.AgentSocket;
 import dev.rendezvous.gateway.HostMailbox.PollWaiter;
 import io.vertx.core.Future;

@@ -1,11 +1,12 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.gateway.AgentInput.InvalidInput;
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;

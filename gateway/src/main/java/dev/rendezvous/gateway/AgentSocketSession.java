@@ -1,12 +1,13 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.gateway.AgentInput.InvalidInput;
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.core.Context;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;

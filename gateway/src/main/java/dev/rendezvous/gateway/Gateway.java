@@ -1,5 +1,6 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusConsumer;
 import dev.rendezvous.bus.Topics;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -112,7 +112,7 @@ public record GatewayConfig(
                 intOf(values, "RDV_GATEWAY_PORT", 8091),
                 intOf(values, "RDV_GATEWAY_MAX_BODY_BYTES", DEFAULT_MAX_BODY_BYTES),
                 Duration.ofSeconds(intOf(values, "RDV_GATEWAY_HEARTBEAT_SECONDS", 15)),
-                Duration.ofSeconds(intOf(values, "RDV_GATEWAY_LONG_POLL_SECONDS", 30)),
+                Duration.ofSeconds(intOf(values, "RDV_GATEWAY_LONG_POLL_SECONDS", 25)),
                 Duration.ofSeconds(intOf(values, "RDV_GATEWAY_LONG_POLL_MAX_SECONDS", 60)),
                 intOf(values, "RDV_GATEWAY_IDLE_NEXT_INSTRUCTION_SECONDS", 0),
                 Duration.ofSeconds(intOf(values, "RDV_GATEWAY_HTTP_PRESENCE_GRACE_SECONDS", 90)),

@@ -1,11 +1,12 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.DomainEventRecorded;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.time.Instant;

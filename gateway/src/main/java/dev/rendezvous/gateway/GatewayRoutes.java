@@ -1,7 +1,8 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.gateway.AgentInput.InvalidInput;
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;

@@ -1,7 +1,8 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import java.util.ArrayDeque;
 
 /**

@@ -1,6 +1,7 @@
 package dev.rendezvous.gateway;
 
-import dev.rendezvous.gateway.AgentTokens.AgentClaims;
+import dev.rendezvous.bus.auth.AgentTokens;
+import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

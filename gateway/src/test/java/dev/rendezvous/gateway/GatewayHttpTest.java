@@ -1,5 +1,6 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import static dev.rendezvous.gateway.TestBed.await;
 import static dev.rendezvous.gateway.TestBed.newId;
 import static dev.rendezvous.gateway.TestBed.step;

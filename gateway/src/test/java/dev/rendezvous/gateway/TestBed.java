@@ -1,5 +1,6 @@
 package dev.rendezvous.gateway;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rendezvous.bus.BusConsumer;
 import dev.rendezvous.bus.BusEvent;

@@ -1,12 +1,13 @@
 package dev.rendezvous.gateway.bench;
 
+import dev.rendezvous.bus.auth.AgentTokens;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.EmbeddedKafka;
 import dev.rendezvous.bus.TopicSetup;
 import dev.rendezvous.bus.event.StepsToDeliver;
-import dev.rendezvous.gateway.AgentTokens;
+import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.gateway.AgentWire;
 import dev.rendezvous.gateway.GatewayConfig;
 import dev.rendezvous.gateway.GatewayVerticle;

@@ -1,4 +1,4 @@
-package dev.rendezvous.gateway;
+package dev.rendezvous.bus.auth;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -102,7 +102,7 @@ public final class AgentTokens {
         }
     }
 
-    static boolean isUuid(String value) {
+    public static boolean isUuid(String value) {
         if (value == null || value.length() != 36) {
             return false;
         }
