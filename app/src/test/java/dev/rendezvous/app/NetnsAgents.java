@@ -1,0 +1,94 @@
+package dev.rendezvous.app;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Real agent processes as hosts, each in its own network namespace on one bridge (agent/src/test/netns),
+ * so each has its own address and the connectivity between them is measured for real.
+ */
+final class NetnsAgents implements AutoCloseable {
+  static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
+  static final Path SCRIPT = ROOT.resolve("agent/src/test/netns/rdv-netns.sh");
+  static final Path JAR = ROOT.resolve("agent/target/rendezvous-agent.jar");
+  static final String BRIDGE_ADDRESS = "10.250.0.1";
+
+  private final int count;
+  private final Process[] agents;
+  private final Path logs;
+
+  private NetnsAgents(int count, Path logs) {
+    this.count = count;
+    this.agents = new Process[count + 1];
+    this.logs = logs;
+  }
+
+  /** Why this machine cannot run the test, or null when it can. */
+  static String unavailable() {
+    if (!Files.isRegularFile(JAR)) {
+      return "the agent jar " + JAR + " is not built (mvn -pl agent package)";
+    }
+    try {
+      Process p = new ProcessBuilder("bash", SCRIPT.toString(), "check").redirectErrorStream(true).start();
+      String out = new String(p.getInputStream().readAllBytes()).strip();
+      if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0 || !out.startsWith("ok")) {
+        return "network namespaces are not available here (needs root, iproute2, ping): " + out;
+      }
+      return null;
+    } catch (IOException | InterruptedException e) {
+      return "network namespaces are not available here: " + e;
+    }
+  }
+
+  static NetnsAgents up(int count, Path logs) throws Exception {
+    run("down");
+    run("up", Integer.toString(count), "10.250.0.0/24");
+    return new NetnsAgents(count, logs);
+  }
+
+  /** Starts agent i (1-based) in namespace rdv-ns{i}, as host {@code hostId}. */
+  void start(int i, String apiPort, String infraEnvId, String hostId, String token) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", "rdv-ns" + i, "java", "-Xmx128m",
+        "-XX:TieredStopAtLevel=1", "-jar", JAR.toString(),
+        "--url", "http://" + BRIDGE_ADDRESS + ":" + apiPort, "--infra-env-id", infraEnvId,
+        "--host-id", hostId, "--hostname", "host-" + i));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("agent-" + i + ".log").toFile()));
+    pb.environment().put("RDV_AGENT_TOKEN", token);
+    agents[i] = pb.start();
+  }
+
+  /** Kills agent i the hard way, as a host losing power would. */
+  void kill(int i) throws InterruptedException {
+    if (agents[i] != null) {
+      agents[i].destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      agents[i] = null;
+    }
+  }
+
+  String address(int i) {
+    return "10.250.0." + (i + 1);
+  }
+
+  @Override
+  public void close() throws Exception {
+    for (int i = 1; i <= count; i++) {
+      kill(i);
+    }
+    run("down");
+  }
+
+  private static void run(String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException("rdv-netns.sh " + String.join(" ", args) + " failed: " + out);
+    }
+  }
+}
