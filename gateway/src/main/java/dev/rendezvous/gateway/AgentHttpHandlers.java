@@ -3,6 +3,7 @@ package dev.rendezvous.gateway;
 import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
+import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.gateway.AgentInput.InvalidInput;
@@ -116,6 +117,28 @@ final class AgentHttpHandlers {
             metrics.replyReceived(reply.stepType());
             directory.contactIfAttached(new HostKey(claims.infraEnvId(), hostId), AgentPresence.HTTP);
             ctx.response().setStatusCode(204).end();
+        });
+    }
+
+    /** PUT .../hosts/{host_id}/progress (the installer's stages) → 200 once on the bus, 503 + Retry-After when not. */
+    void progress(RoutingContext ctx) {
+        AgentClaims claims = AgentAuth.claims(ctx);
+        String hostId;
+        HostProgressReported progress;
+        try {
+            hostId = AgentInput.hostId(ctx.pathParam("host_id"));
+            progress = AgentInput.progress(AgentInput.parse(ctx.body().buffer() == null ? null : ctx.body().buffer().getBytes()));
+        } catch (InvalidInput e) {
+            badRequest(ctx, claims, ctx.pathParam("host_id"), e.getMessage());
+            return;
+        }
+        events.progress(claims, hostId, progress).onComplete(published -> {
+            if (published.failed()) {
+                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                return;
+            }
+            ctx.response().setStatusCode(200).end();
         });
     }
 

@@ -4,6 +4,7 @@ import dev.rendezvous.bus.auth.AgentTokens;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -44,6 +45,35 @@ final class AgentInput {
         }
         return new StepReplyReceived(reply.stepType(), reply.stepId(), reply.exitCode() == null ? 0 : reply.exitCode(),
                 reply.output() == null ? "" : reply.output(), reply.error() == null ? "" : reply.error());
+    }
+
+    /** Upstream's host stages (host-progress current_stage enum). */
+    static final java.util.Set<String> STAGES = java.util.Set.of("Starting installation", "Waiting for control plane",
+            "Waiting for bootkube", "Waiting for controller", "Installing", "Writing image to disk",
+            "Copying registry data to disk", "Rebooting", "Waiting for ignition", "Configuring", "Joined", "Done", "Failed");
+    static final int MAX_PROGRESS_INFO = 2048;
+
+    /** PUT .../progress body {@code {"current_stage", "progress_info"}}. */
+    static HostProgressReported progress(JsonNode node) throws InvalidInput {
+        if (node == null || !node.isObject()) {
+            throw new InvalidInput("body: must be a JSON object");
+        }
+        JsonNode stage = node.get("current_stage");
+        if (stage == null || !stage.isTextual()) {
+            throw new InvalidInput("current_stage: is required (a string)");
+        }
+        if (!STAGES.contains(stage.asText())) {
+            throw new InvalidInput("current_stage: '" + stage.asText() + "' is not one of " + new java.util.TreeSet<>(STAGES));
+        }
+        JsonNode info = node.get("progress_info");
+        if (info != null && !info.isNull() && !info.isTextual()) {
+            throw new InvalidInput("progress_info: must be a string");
+        }
+        String text = info == null || info.isNull() ? "" : info.asText();
+        if (text.length() > MAX_PROGRESS_INFO) {
+            throw new InvalidInput("progress_info: longer than " + MAX_PROGRESS_INFO + " characters");
+        }
+        return new HostProgressReported(stage.asText(), text);
     }
 
     static AgentWire.HostCreateParams hostCreateParams(JsonNode node) throws InvalidInput {

@@ -4,6 +4,7 @@ import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.DomainEventRecorded;
+import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
@@ -43,6 +44,10 @@ final class GatewayEvents {
 
     Future<Void> reply(AgentClaims claims, String hostId, StepReplyReceived reply) {
         return publish(BusEvent.of(claims.clusterId(), claims.infraEnvId(), hostId, reply));
+    }
+
+    Future<Void> progress(AgentClaims claims, String hostId, HostProgressReported progress) {
+        return publish(BusEvent.of(claims.clusterId(), claims.infraEnvId(), hostId, progress));
     }
 
     Future<Void> presence(AgentClaims claims, String hostId, String state, String transport, String agentVersion) {

@@ -21,6 +21,7 @@ public final class GatewayRoutes {
 
     public static final String REGISTER = "/api/assisted-install/v2/infra-envs/:infra_env_id/hosts";
     public static final String INSTRUCTIONS = "/api/assisted-install/v2/infra-envs/:infra_env_id/hosts/:host_id/instructions";
+    public static final String PROGRESS = "/api/assisted-install/v2/infra-envs/:infra_env_id/hosts/:host_id/progress";
     public static final String WEBSOCKET = "/api/rendezvous/v1/infra-envs/:infra_env_id/hosts/:host_id/ws";
 
     private GatewayRoutes() {
@@ -33,6 +34,7 @@ public final class GatewayRoutes {
         router.post(REGISTER).handler(auth).handler(body).handler(http::register).failureHandler(http::failure);
         router.get(INSTRUCTIONS).handler(auth).handler(http::nextSteps).failureHandler(http::failure);
         router.post(INSTRUCTIONS).handler(auth).handler(body).handler(http::stepReply).failureHandler(http::failure);
+        router.put(PROGRESS).handler(auth).handler(body).handler(http::progress).failureHandler(http::failure);
         router.get(WEBSOCKET).handler(auth).handler(ctx -> upgrade(ctx, gateway)).failureHandler(http::failure);
     }
 

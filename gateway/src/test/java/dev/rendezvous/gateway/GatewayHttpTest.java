@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.DomainEventRecorded;
+import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
@@ -180,6 +181,29 @@ class GatewayHttpTest {
         assertEquals("{\"cpu\":{}}", reply.output());
         assertEquals(cluster, event.partitionKey());
         assertTrue(bed.counter(GatewayMetrics.REPLIES_RECEIVED, "step_type", "inventory") >= 1);
+    }
+
+    @Test
+    void installerProgressIsPublishedThen200AndBadStagesAre400() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String host = newId();
+        String path = hostsPath(infraEnv) + "/" + host + "/progress";
+        HttpResponse<Buffer> ok = await(request(HttpMethod.PUT, path, token(infraEnv, cluster)).sendBuffer(Buffer.buffer(
+                "{\"current_stage\":\"Writing image to disk\",\"progress_info\":\"45%\"}")));
+        assertEquals(200, ok.statusCode(), ok.bodyAsString());
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof HostProgressReported && host.equals(e.hostId()));
+        HostProgressReported progress = (HostProgressReported) event.payload();
+        assertEquals("Writing image to disk", progress.currentStage());
+        assertEquals("45%", progress.progressInfo());
+        assertEquals(cluster, event.partitionKey());
+
+        HttpResponse<Buffer> bad = await(request(HttpMethod.PUT, path, token(infraEnv, cluster))
+                .sendBuffer(Buffer.buffer("{\"current_stage\":\"Daydreaming\"}")));
+        assertEquals(400, bad.statusCode());
+        assertTrue(bad.bodyAsString().contains("current_stage"), bad.bodyAsString());
+        assertEquals(403, await(request(HttpMethod.PUT, path, token(newId(), null))
+                .sendBuffer(Buffer.buffer("{\"current_stage\":\"Done\"}"))).statusCode());
     }
 
     @Test

@@ -56,7 +56,8 @@ final class TestBed {
         vertx = Vertx.vertx();
         producer = new BusProducer(bootstrap, "gateway-test");
         BusConsumer recorder = BusConsumer.fanOut(bootstrap,
-                List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE, Topics.STEP_REPLIES, Topics.EVENTS),
+                List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE, Topics.STEP_REPLIES, Topics.EVENTS,
+                        Topics.INSTALL_PROGRESS),
                 BusConsumer.StartFrom.LATEST, event -> {
                     published.add(event);
                     return CompletableFuture.completedFuture(null);
