@@ -2,6 +2,7 @@ package dev.rendezvous.app;
 
 import dev.rendezvous.bus.TopicSetup;
 import dev.rendezvous.observability.Observability;
+import dev.rendezvous.service.api.ErrorReplies;
 import dev.rendezvous.service.api.RestApi;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
@@ -23,12 +24,14 @@ final class ApiVerticle extends VerticleBase {
   private final String kafkaBootstrap;
   private final Observability observability;
   private final HttpServerOptions serverOptions;
+  private final java.nio.file.Path agentJar;
   private HttpServer server;
   private volatile long readyCheckedAt;
   private volatile boolean kafkaReady;
 
   ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, HttpServerOptions serverOptions, Pool db,
-      String kafkaBootstrap, Observability observability) {
+      String kafkaBootstrap, Observability observability, java.nio.file.Path agentJar) {
+    this.agentJar = agentJar;
     this.serverOptions = new HttpServerOptions(serverOptions);
     this.port = port;
     this.api = api;
@@ -47,9 +50,24 @@ final class ApiVerticle extends VerticleBase {
     router.get("/health").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
     router.get("/ready").handler(this::ready);
     router.get("/metrics").handler(observability::handleScrape);
+    // Discovery hosts fetch the agent from here (the Ignition's agent unit); it is public code, no auth.
+    router.get(AGENT_JAR_PATH).handler(this::agentJar);
     api.mount(router);
     server = vertx.createHttpServer(serverOptions.setPort(port).setHost("0.0.0.0").setCompressionSupported(true));
     return server.requestHandler(router).listen();
+  }
+
+  static final String AGENT_JAR_PATH = "/api/rendezvous/v1/agent/rendezvous-agent.jar";
+
+  private void agentJar(RoutingContext ctx) {
+    String path = agentJar.toString();
+    vertx.fileSystem().exists(path).onComplete(ar -> {
+      if (ar.succeeded() && ar.result()) {
+        ctx.response().putHeader("Content-Type", "application/java-archive").sendFile(path);
+      } else {
+        ErrorReplies.send(ctx, 404, null, "the agent jar is not built on this server (" + path + ")");
+      }
+    });
   }
 
   int actualPort() {

@@ -17,6 +17,7 @@ public record AppConfig(
     Path dataDir,
     String databaseUrl,
     String agentTokenSecret,
+    Path agentJar,
     List<String> gatewayFlags,
     BusConfig bus,
     ServiceConfig service) {
@@ -62,7 +63,9 @@ public record AppConfig(
     List<String> gatewayFlags = args.stream().filter(a -> a.startsWith("--gateway-")).toList();
     gatewayFlags.forEach(a -> s.known.add(a.substring(2, a.contains("=") ? a.indexOf('=') : a.length())));
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
-        s.string("agent-token-secret", null), gatewayFlags, bus, service);
+        s.string("agent-token-secret", null),
+        Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
+        gatewayFlags, bus, service);
     s.rejectUnknown();
     return c;
   }

@@ -132,7 +132,7 @@ public final class Rendezvous implements AutoCloseable {
       busClients = List.of(brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
-      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, serverOptions, pool, bs, observability),
+      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, serverOptions, pool, bs, observability, c.agentJar()),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
       long millis = (System.nanoTime() - t0) / 1_000_000;

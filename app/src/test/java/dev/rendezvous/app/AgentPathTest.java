@@ -45,6 +45,19 @@ class AgentPathTest {
   }
 
   @Test
+  void theAgentJarIsServedForDiscoveryHosts() throws Exception {
+    HttpResponse<byte[]> jar = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + system.config().apiPort()
+        + "/api/rendezvous/v1/agent/rendezvous-agent.jar")).build(), HttpResponse.BodyHandlers.ofByteArray());
+    if (java.nio.file.Files.exists(system.config().agentJar())) {
+      assertEquals(200, jar.statusCode());
+      assertEquals(java.nio.file.Files.size(system.config().agentJar()), jar.body().length);
+      assertEquals('P', (char) jar.body()[0], "a zip (jar) file");
+    } else {
+      assertEquals(404, jar.statusCode());
+    }
+  }
+
+  @Test
   void registerPollReplyAndWebsocketPush() throws Exception {
     String clusterId = api.post("/clusters", Api.cluster("agent-path")).json().getString("id");
     String infraEnvId = api.post("/infra-envs", Api.infraEnv("agent-path-ie", clusterId)).json().getString("id");

@@ -104,5 +104,6 @@ class ClusterApiTest {
     String metrics = api.get("/metrics").body();
     assertTrue(metrics.contains("vertx_http_server_requests_total"), "Vert.x HTTP metrics are exported");
     assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM metrics are exported");
+    assertTrue(metrics.contains("rdv_gateway_agents_connected"), "the gateway's metrics are exported");
   }
 }

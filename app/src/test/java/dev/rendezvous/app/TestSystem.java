@@ -49,6 +49,7 @@ final class TestSystem {
     flags.add("--api-port=" + freePort());
     flags.add("--image-port=" + freePort());
     flags.add("--kafka-partitions=4");
+    flags.add("--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize());
     extraFlags.forEach((k, v) -> flags.add("--" + k + "=" + v));
     return Rendezvous.start(AppConfig.from(flags, Map.of()));
   }
