@@ -31,7 +31,8 @@ public final class MinimalIsoBuilder {
 
   public static final String CUSTOM_INITRD_PATH = "images/assisted_installer_custom.img";
   public static final int CUSTOM_INITRD_SIZE = 1024 * 1024;
-  private static final String MARKER = " COREOS_KARG_EMBED_AREA";
+  // a real area is followed by one more "#" and then the marker (measured on the fixtures)
+  private static final String MARKER = "# COREOS_KARG_EMBED_AREA";
   private static final List<String> GRUB_PATHS =
       List.of("EFI/redhat/grub.cfg", "EFI/fedora/grub.cfg", "boot/grub/grub.cfg", "EFI/centos/grub.cfg");
   private static final Pattern LIVEISO = Pattern.compile("coreos\\.liveiso=\\S+ ?");
