@@ -40,45 +40,41 @@ public final class IsoStreamer {
 
   public Future<Void> send(HttpServerRequest req, ImageBody body, FileChannel channel, List<Part> parts) {
     HttpServerResponse resp = req.response();
-    if (zeroCopy(req)) {
-      VertxConnection conn = (VertxConnection) req.connection();
-      Future<Void> last = resp.writeHead();
-      for (Part p : parts) {
-        if (p instanceof MemoryPart m) {
-          last = resp.write(m.bytes());
-        } else {
-          FilePart f = (FilePart) p;
-          Promise<Void> done = Promise.promise();
-          conn.sendFile(channel, f.fileOffset(), f.length()).addListener(cf -> {
-            if (cf.isSuccess()) {
-              done.tryComplete();
-            } else {
-              done.tryFail(cf.cause());
-            }
-          });
-          last = done.future();
-        }
-      }
-      // messages are queued in order: the last one's completion means all went out
-      return last.compose(v -> resp.end(), err -> {
-        resp.reset();
-        return Future.failedFuture(err);
-      });
-    }
-    return sendPiped(resp, body, parts, 0).compose(v -> resp.end(), err -> {
-      resp.reset();
-      return Future.failedFuture(err);
-    });
+    boolean zeroCopy = zeroCopy(req);
+    Future<Void> head = zeroCopy ? resp.writeHead() : Future.succeededFuture();
+    return head.compose(v -> sendFrom(req, body, channel, parts, 0, zeroCopy))
+        .compose(v -> resp.end(), err -> {
+          resp.reset();
+          return Future.failedFuture(err);
+        });
   }
 
-  private Future<Void> sendPiped(HttpServerResponse resp, ImageBody body, List<Part> parts, int index) {
+  /**
+   * One part at a time: the connection sends a long file stretch as a chain of 1 MiB regions,
+   * each queued when the previous one is written, so the next part may only be queued once the
+   * stretch is complete.
+   */
+  private Future<Void> sendFrom(HttpServerRequest req, ImageBody body, FileChannel channel, List<Part> parts,
+      int index, boolean zeroCopy) {
     if (index == parts.size()) {
       return Future.succeededFuture();
     }
+    HttpServerResponse resp = req.response();
     Part p = parts.get(index);
     Future<Void> step;
     if (p instanceof MemoryPart m) {
       step = resp.write(m.bytes());
+    } else if (zeroCopy) {
+      FilePart f = (FilePart) p;
+      Promise<Void> done = Promise.promise();
+      ((VertxConnection) req.connection()).sendFile(channel, f.fileOffset(), f.length()).addListener(cf -> {
+        if (cf.isSuccess()) {
+          done.tryComplete();
+        } else {
+          done.tryFail(cf.cause());
+        }
+      });
+      step = done.future();
     } else {
       FilePart f = (FilePart) p;
       step = vertx.fileSystem().open(body.file().toString(), new OpenOptions().setRead(true).setWrite(false))
@@ -87,6 +83,6 @@ public final class IsoStreamer {
             return file.pipe().endOnComplete(false).to(resp).eventually(file::close);
           });
     }
-    return step.compose(v -> sendPiped(resp, body, parts, index + 1));
+    return step.compose(v -> sendFrom(req, body, channel, parts, index + 1, zeroCopy));
   }
 }
