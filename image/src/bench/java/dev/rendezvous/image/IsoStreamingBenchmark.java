@@ -96,9 +96,9 @@ public final class IsoStreamingBenchmark {
         sampler.stop = true;
         sampler.join();
         System.out.printf("%d concurrent %s downloads: %.1f GiB in %.1f s = %.2f GiB/s aggregate; heap before %d MiB,"
-            + " peak %d MiB (+%d MiB), peak direct %d MiB%n", concurrent, kind[0], concurrent * size / GIB, secs,
-            concurrent * size / GIB / secs, heapBefore >> 20, sampler.peakHeap >> 20,
-            (sampler.peakHeap - heapBefore) >> 20, sampler.peakDirect >> 20);
+            + " peak used %d MiB, peak live after GC %d MiB, peak direct %d MiB%n", concurrent, kind[0],
+            concurrent * size / GIB, secs, concurrent * size / GIB / secs, heapBefore >> 20, sampler.peakHeap >> 20,
+            sampler.peakLive >> 20, sampler.peakDirect >> 20);
       }
       System.out.println("note: client and server share this JVM and the machine's cores; heap figures include both");
     } finally {
@@ -144,6 +144,7 @@ public final class IsoStreamingBenchmark {
   static final class MemorySampler extends Thread {
     volatile boolean stop;
     long peakHeap;
+    long peakLive;
     long peakDirect;
 
     MemorySampler() {
@@ -156,6 +157,14 @@ public final class IsoStreamingBenchmark {
           .filter(b -> b.getName().equals("direct")).findFirst().orElseThrow();
       while (!stop) {
         peakHeap = Math.max(peakHeap, usedHeap());
+        // live data: what the heap pools held right after their last collection
+        long live = 0;
+        for (var pool : ManagementFactory.getMemoryPoolMXBeans()) {
+          if (pool.getType() == java.lang.management.MemoryType.HEAP && pool.getCollectionUsage() != null) {
+            live += pool.getCollectionUsage().getUsed();
+          }
+        }
+        peakLive = Math.max(peakLive, live);
         peakDirect = Math.max(peakDirect, direct.getMemoryUsed() + io.netty.util.internal.PlatformDependent.usedDirectMemory());
         try {
           Thread.sleep(50);
