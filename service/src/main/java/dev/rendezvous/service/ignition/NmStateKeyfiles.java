@@ -1,0 +1,429 @@
+package dev.rendezvous.service.ignition;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.rendezvous.service.ignition.DiscoveryIgnitionInput.MacInterface;
+import dev.rendezvous.service.ignition.DiscoveryIgnitionInput.StaticNetworkConfig;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Turns upstream {@code static_network_config} (NMState YAML + MAC to NIC-name map per host) into
+ * NetworkManager keyfiles.
+ *
+ * <p>Supported NMState subset: {@code interfaces} of type {@code ethernet} (state up, optional
+ * mac-address and mtu) with {@code ipv4}/{@code ipv6} (enabled, dhcp, autoconf, static address
+ * list), {@code dns-resolver.config} (server, search) and {@code routes.config} (destination,
+ * next-hop-address, next-hop-interface, metric, table-id). Anything else is refused, naming the
+ * field {@code static_network_config}.
+ *
+ * <p>MAC to name mapping: each profile is bound to its NIC by {@code ethernet.mac-address}
+ * instead of by interface name, so NetworkManager applies it to whichever device has that MAC,
+ * whatever the kernel named it, and one discovery image can carry the profiles of many hosts
+ * (each host activates only its own). This replaces upstream's pre-network-manager-config script,
+ * which renamed files at boot. Files: {@code /etc/NetworkManager/system-connections/<nic>-<mac>.nmconnection}.
+ */
+public final class NmStateKeyfiles {
+
+  public static final String FIELD = "static_network_config";
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Pattern MAC = Pattern.compile("([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}");
+  private static final Pattern NIC = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
+  private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,252})?");
+  private static final Set<String> TOP_LEVEL = Set.of("interfaces", "dns-resolver", "routes");
+  private static final Set<String> IFACE_KEYS = Set.of("name", "type", "state", "mac-address", "mtu", "ipv4", "ipv6");
+  private static final Set<String> IP_KEYS = Set.of("enabled", "dhcp", "autoconf", "address", "auto-dns");
+
+  /** A generated file: absolute path, octal mode, content. */
+  public record GeneratedFile(String path, int mode, String content) {}
+
+  private NmStateKeyfiles() {}
+
+  public static List<GeneratedFile> convert(List<StaticNetworkConfig> hosts) {
+    List<GeneratedFile> out = new ArrayList<>();
+    Set<String> macs = new HashSet<>();
+    for (int i = 0; i < hosts.size(); i++) {
+      out.addAll(convertHost(hosts.get(i), "[" + i + "]", macs));
+    }
+    return out;
+  }
+
+  private static List<GeneratedFile> convertHost(StaticNetworkConfig host, String where, Set<String> macs) {
+    if (host == null || host.networkYaml() == null || host.networkYaml().isBlank()) {
+      throw bad(where + ": network_yaml is required");
+    }
+    JsonNode root;
+    try {
+      root = YAML.readTree(host.networkYaml());
+    } catch (JsonProcessingException e) {
+      throw bad(where + ": network_yaml is not valid YAML: " + e.getOriginalMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw bad(where + ": network_yaml must be a YAML mapping");
+    }
+    root.fieldNames().forEachRemaining(k -> {
+      if (!TOP_LEVEL.contains(k)) {
+        throw bad(where + ": unsupported NMState section '" + k + "'");
+      }
+    });
+    Map<String, String> macByNic = new HashMap<>();
+    for (MacInterface m : host.macInterfaceMap()) {
+      if (m == null || m.macAddress() == null || !MAC.matcher(m.macAddress()).matches()) {
+        throw bad(where + ": invalid mac_address " + (m == null ? null : m.macAddress()));
+      }
+      if (m.logicalNicName() == null || !NIC.matcher(m.logicalNicName()).matches()) {
+        throw bad(where + ": invalid logical_nic_name " + m.logicalNicName());
+      }
+      macByNic.put(m.logicalNicName(), m.macAddress().toUpperCase(Locale.ROOT));
+    }
+
+    Map<String, Profile> profiles = new LinkedHashMap<>();
+    JsonNode ifaces = root.path("interfaces");
+    if (!ifaces.isArray() || ifaces.isEmpty()) {
+      throw bad(where + ": interfaces must be a non-empty list");
+    }
+    for (JsonNode n : ifaces) {
+      Profile p = iface(n, where, macByNic);
+      if (p != null) {
+        if (profiles.put(p.name, p) != null) {
+          throw bad(where + ": interface " + p.name + " listed twice");
+        }
+      }
+    }
+    routes(root.path("routes"), profiles, where);
+    dns(root.path("dns-resolver"), profiles, where);
+    List<GeneratedFile> files = new ArrayList<>();
+    for (Profile p : profiles.values()) {
+      if (!macs.add(p.mac)) {
+        throw bad(where + ": MAC address " + p.mac + " is configured more than once");
+      }
+      String macHex = p.mac.replace(":", "").toLowerCase(Locale.ROOT);
+      files.add(new GeneratedFile("/etc/NetworkManager/system-connections/" + p.name + "-" + macHex + ".nmconnection",
+          0600, p.render()));
+    }
+    return files;
+  }
+
+  private static Profile iface(JsonNode n, String where, Map<String, String> macByNic) {
+    if (!n.isObject()) {
+      throw bad(where + ": each interface must be a mapping");
+    }
+    n.fieldNames().forEachRemaining(k -> {
+      if (!IFACE_KEYS.contains(k)) {
+        throw bad(where + ": unsupported interface setting '" + k + "'");
+      }
+    });
+    String name = text(n, "name", where);
+    if (!NIC.matcher(name).matches()) {
+      throw bad(where + ": invalid interface name " + name);
+    }
+    String type = n.path("type").asText("ethernet");
+    if (!type.equals("ethernet")) {
+      throw bad(where + ": interface " + name + " has unsupported type " + type + " (supported: ethernet)");
+    }
+    String state = n.path("state").asText("up");
+    if (!state.equals("up")) {
+      if (state.equals("down") || state.equals("absent")) {
+        return null;
+      }
+      throw bad(where + ": interface " + name + " has invalid state " + state);
+    }
+    String mac = macByNic.get(name);
+    if (n.hasNonNull("mac-address")) {
+      String own = n.get("mac-address").asText();
+      if (!MAC.matcher(own).matches()) {
+        throw bad(where + ": interface " + name + " has invalid mac-address " + own);
+      }
+      if (mac != null && !mac.equalsIgnoreCase(own)) {
+        throw bad(where + ": interface " + name + " mac-address differs from mac_interface_map");
+      }
+      mac = own.toUpperCase(Locale.ROOT);
+    }
+    if (mac == null) {
+      throw bad(where + ": interface " + name + " has no mac_interface_map entry");
+    }
+    Profile p = new Profile(name, mac);
+    if (n.has("mtu")) {
+      if (!n.get("mtu").canConvertToInt() || n.get("mtu").asInt() < 68 || n.get("mtu").asInt() > 65535) {
+        throw bad(where + ": interface " + name + " has invalid mtu");
+      }
+      p.mtu = n.get("mtu").asInt();
+    }
+    p.v4 = family(n.path("ipv4"), false, name, where);
+    p.v6 = family(n.path("ipv6"), true, name, where);
+    return p;
+  }
+
+  private static Family family(JsonNode n, boolean v6, String nic, String where) {
+    Family f = new Family(v6);
+    if (n.isMissingNode() || n.isNull()) {
+      return f; // nmstate: a new profile without this family has it disabled
+    }
+    if (!n.isObject()) {
+      throw bad(where + ": " + nic + " ipv" + (v6 ? 6 : 4) + " must be a mapping");
+    }
+    n.fieldNames().forEachRemaining(k -> {
+      if (!IP_KEYS.contains(k) || (!v6 && k.equals("autoconf"))) {
+        throw bad(where + ": unsupported " + nic + " ipv" + (v6 ? 6 : 4) + " setting '" + k + "'");
+      }
+    });
+    f.enabled = n.path("enabled").asBoolean(false);
+    f.dhcp = n.path("dhcp").asBoolean(false);
+    f.autoconf = n.path("autoconf").asBoolean(false);
+    if (n.has("auto-dns")) {
+      f.ignoreAutoDns = !n.get("auto-dns").asBoolean(true);
+    }
+    for (JsonNode a : n.path("address")) {
+      String ip = ip(a.path("ip").asText(""), v6, where);
+      int prefix = a.path("prefix-length").asInt(-1);
+      if (!a.path("prefix-length").canConvertToInt() || prefix < 0 || prefix > (v6 ? 128 : 32)) {
+        throw bad(where + ": " + nic + " address " + ip + " has invalid prefix-length");
+      }
+      f.addresses.add(ip + "/" + prefix);
+    }
+    if (f.enabled && !f.dhcp && !f.autoconf && f.addresses.isEmpty()) {
+      throw bad(where + ": " + nic + " ipv" + (v6 ? 6 : 4) + " is enabled without dhcp"
+          + (v6 ? ", autoconf" : "") + " or addresses");
+    }
+    return f;
+  }
+
+  private static void routes(JsonNode routes, Map<String, Profile> profiles, String where) {
+    if (routes.isMissingNode() || routes.isNull()) {
+      return;
+    }
+    for (JsonNode r : routes.path("config")) {
+      String dest = r.path("destination").asText("");
+      int slash = dest.indexOf('/');
+      if (slash < 0) {
+        throw bad(where + ": route destination must be an address/prefix: " + dest);
+      }
+      boolean v6 = dest.contains(":");
+      String net = ip(dest.substring(0, slash), v6, where);
+      int prefix;
+      try {
+        prefix = Integer.parseInt(dest.substring(slash + 1));
+      } catch (NumberFormatException e) {
+        throw bad(where + ": invalid route destination " + dest);
+      }
+      if (prefix < 0 || prefix > (v6 ? 128 : 32)) {
+        throw bad(where + ": invalid route destination " + dest);
+      }
+      String hop = ip(r.path("next-hop-address").asText(""), v6, where);
+      String ifName = r.path("next-hop-interface").asText("");
+      Profile p = profiles.get(ifName);
+      if (p == null) {
+        throw bad(where + ": route to " + dest + " names unknown next-hop-interface '" + ifName + "'");
+      }
+      Family f = v6 ? p.v6 : p.v4;
+      if (!f.enabled) {
+        throw bad(where + ": route to " + dest + " via " + ifName + " whose ipv" + (v6 ? 6 : 4) + " is disabled");
+      }
+      Integer metric = r.has("metric") ? r.get("metric").asInt() : null;
+      Integer table = r.has("table-id") ? r.get("table-id").asInt() : null;
+      if (prefix == 0 && table == null) {
+        if (f.gateway != null) {
+          throw bad(where + ": two default routes via " + ifName);
+        }
+        f.gateway = hop;
+        f.defaultMetric = metric;
+      } else {
+        f.routes.add(new String[] {net + "/" + prefix + "," + hop + (metric != null ? "," + metric : ""),
+            table != null ? "table=" + table : null});
+      }
+    }
+  }
+
+  private static void dns(JsonNode resolver, Map<String, Profile> profiles, String where) {
+    JsonNode config = resolver.path("config");
+    if (config.isMissingNode() || config.isNull()) {
+      return;
+    }
+    List<String> search = new ArrayList<>();
+    for (JsonNode s : config.path("search")) {
+      if (!DOMAIN.matcher(s.asText()).matches()) {
+        throw bad(where + ": invalid dns search domain " + s.asText());
+      }
+      search.add(s.asText());
+    }
+    boolean searchPlaced = false;
+    for (JsonNode s : config.path("server")) {
+      boolean v6 = s.asText().contains(":");
+      String ip = ip(s.asText(), v6, where);
+      Family target = dnsTarget(profiles, v6);
+      if (target == null) {
+        throw bad(where + ": no interface with ipv" + (v6 ? 6 : 4) + " enabled to carry DNS server " + ip);
+      }
+      target.dns.add(ip);
+      target.ignoreAutoDns = true;
+      if (!searchPlaced) {
+        target.dnsSearch.addAll(search);
+        searchPlaced = true;
+      }
+    }
+    if (!searchPlaced && !search.isEmpty()) {
+      Family target = dnsTarget(profiles, false);
+      if (target == null) {
+        target = dnsTarget(profiles, true);
+      }
+      if (target == null) {
+        throw bad(where + ": no interface with IP enabled to carry the dns search list");
+      }
+      target.dnsSearch.addAll(search);
+    }
+  }
+
+  /** nmstate puts DNS on the interface with the default route of that family, else the first enabled one. */
+  private static Family dnsTarget(Map<String, Profile> profiles, boolean v6) {
+    Family first = null;
+    for (Profile p : profiles.values()) {
+      Family f = v6 ? p.v6 : p.v4;
+      if (f.enabled && f.gateway != null) {
+        return f;
+      }
+      if (f.enabled && first == null) {
+        first = f;
+      }
+    }
+    return first;
+  }
+
+  private static String ip(String s, boolean v6, String where) {
+    boolean ok = v6 ? s.contains(":") && s.matches("[0-9A-Fa-f:.]{2,45}")
+        : s.matches("(\\d{1,3}\\.){3}\\d{1,3}");
+    if (ok) {
+      try {
+        // a literal: no name lookup happens
+        InetAddress a = InetAddress.getByName(s);
+        if ((a instanceof java.net.Inet6Address) == v6) {
+          return s;
+        }
+      } catch (UnknownHostException e) {
+        // fall through
+      }
+    }
+    throw bad(where + ": invalid IPv" + (v6 ? 6 : 4) + " address '" + s + "'");
+  }
+
+  private static String text(JsonNode n, String key, String where) {
+    JsonNode v = n.get(key);
+    if (v == null || !v.isTextual() || v.asText().isBlank()) {
+      throw bad(where + ": interface " + key + " is required");
+    }
+    return v.asText();
+  }
+
+  private static InvalidIgnitionInputException bad(String reason) {
+    return new InvalidIgnitionInputException(FIELD, reason);
+  }
+
+  private static final class Family {
+    final boolean v6;
+    boolean enabled;
+    boolean dhcp;
+    boolean autoconf;
+    boolean ignoreAutoDns;
+    final List<String> addresses = new ArrayList<>();
+    final List<String[]> routes = new ArrayList<>();
+    final List<String> dns = new ArrayList<>();
+    final List<String> dnsSearch = new ArrayList<>();
+    String gateway;
+    Integer defaultMetric;
+
+    Family(boolean v6) {
+      this.v6 = v6;
+    }
+
+    void render(StringBuilder out) {
+      out.append("\n[").append(v6 ? "ipv6" : "ipv4").append("]\n");
+      String method;
+      if (!enabled) {
+        method = "disabled";
+      } else if (!addresses.isEmpty()) {
+        method = "manual";
+      } else if (v6 && !autoconf) {
+        method = "dhcp";
+      } else {
+        method = "auto";
+      }
+      if (enabled && !addresses.isEmpty() && (dhcp || autoconf)) {
+        method = "auto"; // static addresses on top of automatic configuration
+      }
+      out.append("method=").append(method).append('\n');
+      for (int i = 0; i < addresses.size(); i++) {
+        out.append("address").append(i + 1).append('=').append(addresses.get(i));
+        if (i == 0 && gateway != null) {
+          out.append(',').append(gateway);
+        }
+        out.append('\n');
+      }
+      if (gateway != null && addresses.isEmpty()) {
+        out.append("gateway=").append(gateway).append('\n');
+      }
+      if (defaultMetric != null) {
+        out.append("route-metric=").append(defaultMetric).append('\n');
+      }
+      for (int i = 0; i < routes.size(); i++) {
+        out.append("route").append(i + 1).append('=').append(routes.get(i)[0]).append('\n');
+        if (routes.get(i)[1] != null) {
+          out.append("route").append(i + 1).append("_options=").append(routes.get(i)[1]).append('\n');
+        }
+      }
+      if (!dns.isEmpty()) {
+        out.append("dns=").append(String.join(";", dns)).append(";\n");
+      }
+      if (!dnsSearch.isEmpty()) {
+        out.append("dns-search=").append(String.join(";", dnsSearch)).append(";\n");
+      }
+      if (enabled && ignoreAutoDns && (dhcp || autoconf)) {
+        out.append("ignore-auto-dns=true\n");
+      }
+      if (v6 && enabled) {
+        out.append("addr-gen-mode=eui64\n");
+      }
+    }
+  }
+
+  private static final class Profile {
+    final String name;
+    final String mac;
+    Integer mtu;
+    Family v4;
+    Family v6;
+
+    Profile(String name, String mac) {
+      this.name = name;
+      this.mac = mac;
+    }
+
+    String render() {
+      StringBuilder out = new StringBuilder()
+          .append("[connection]\n")
+          .append("id=").append(name).append('\n')
+          .append("uuid=").append(UUID.nameUUIDFromBytes((name + "/" + mac).getBytes(StandardCharsets.UTF_8))).append('\n')
+          .append("type=ethernet\n")
+          .append("autoconnect=true\n")
+          .append("\n[ethernet]\n")
+          .append("mac-address=").append(mac).append('\n');
+      if (mtu != null) {
+        out.append("mtu=").append(mtu).append('\n');
+      }
+      v4.render(out);
+      v6.render(out);
+      return out.toString();
+    }
+  }
+}

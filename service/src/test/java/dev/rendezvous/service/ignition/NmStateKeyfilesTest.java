@@ -1,0 +1,89 @@
+package dev.rendezvous.service.ignition;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.service.ignition.DiscoveryIgnitionInput.MacInterface;
+import dev.rendezvous.service.ignition.DiscoveryIgnitionInput.StaticNetworkConfig;
+import dev.rendezvous.service.ignition.NmStateKeyfiles.GeneratedFile;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class NmStateKeyfilesTest {
+
+  static final List<MacInterface> MAP = List.of(new MacInterface("52:54:00:aa:bb:01", "eth0"),
+      new MacInterface("52:54:00:aa:bb:02", "eth1"));
+
+  static List<GeneratedFile> convert(String yaml) {
+    return NmStateKeyfiles.convert(List.of(new StaticNetworkConfig(yaml, MAP)));
+  }
+
+  @Test
+  void staticDualStackWithRoutesAndDns() {
+    List<GeneratedFile> files = NmStateKeyfiles.convert(List.of(new StaticNetworkConfig(
+        DiscoveryIgnitionBuilderTest.YAML, MAP)));
+    assertEquals(2, files.size());
+    GeneratedFile eth0 = files.get(0);
+    assertEquals("/etc/NetworkManager/system-connections/eth0-525400aabb01.nmconnection", eth0.path());
+    assertEquals(0600, eth0.mode());
+    String expected = """
+        [connection]
+        id=eth0
+        uuid=%s
+        type=ethernet
+        autoconnect=true
+
+        [ethernet]
+        mac-address=52:54:00:AA:BB:01
+        mtu=9000
+
+        [ipv4]
+        method=manual
+        address1=192.168.111.30/24,192.168.111.1
+        route-metric=100
+        route1=10.20.0.0/16,192.168.111.254
+        route1_options=table=254
+        dns=192.168.111.1;
+        dns-search=example.com;
+
+        [ipv6]
+        method=manual
+        address1=fd00:1::30/64,fd00:1::1
+        dns=fd00:1::1;
+        addr-gen-mode=eui64
+        """.formatted(java.util.UUID.nameUUIDFromBytes("eth0/52:54:00:AA:BB:01".getBytes()));
+    assertEquals(expected, eth0.content());
+    String eth1 = files.get(1).content();
+    assertTrue(eth1.contains("[ipv4]\nmethod=auto\n"), eth1);
+    assertTrue(eth1.contains("[ipv6]\nmethod=disabled\n"), eth1);
+  }
+
+  @Test
+  void refusesWhatItCannotExpress() {
+    for (String yaml : List.of(
+        "interfaces:\n  - name: bond0\n    type: bond\n",
+        "interfaces:\n  - name: eth9\n    type: ethernet\n",                       // no MAC for eth9
+        "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, address: [{ip: 1.2.3.999, prefix-length: 24}]}\n",
+        "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, address: [{ip: 1.2.3.4, prefix-length: 33}]}\n",
+        "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true}\n",
+        "interfaces:\n  - name: eth0\n    type: ethernet\n    ethtool: {}\n",
+        "interfaces: []\n",
+        "ovs-db: {}\ninterfaces:\n  - name: eth0\n",
+        "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\nroutes:\n  config:\n"
+            + "    - {destination: 0.0.0.0/0, next-hop-address: 1.1.1.1, next-hop-interface: eth7}\n",
+        "- just a list\n",
+        "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\ndns-resolver:\n  config:\n"
+            + "    server: [\"fd00::1\"]\n")) {
+      InvalidIgnitionInputException e = assertThrows(InvalidIgnitionInputException.class, () -> convert(yaml), yaml);
+      assertEquals("static_network_config", e.field());
+    }
+    assertThrows(InvalidIgnitionInputException.class, () -> NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig("interfaces:\n  - name: eth0\n    type: ethernet\n",
+            List.of(new MacInterface("52:54:00:zz:bb:01", "eth0"))))));
+    // the same MAC for two hosts
+    String one = "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\n";
+    assertThrows(InvalidIgnitionInputException.class, () -> NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig(one, MAP), new StaticNetworkConfig(one, MAP))));
+  }
+}
