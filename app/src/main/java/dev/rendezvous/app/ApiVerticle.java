@@ -20,6 +20,7 @@ final class ApiVerticle extends VerticleBase {
   private final int port;
   private final RestApi api;
   private final Consumer<Router> agentRoutes;
+  private final Consumer<Router> moreUserRoutes;
   private final Pool db;
   private final String kafkaBootstrap;
   private final Observability observability;
@@ -29,9 +30,11 @@ final class ApiVerticle extends VerticleBase {
   private volatile long readyCheckedAt;
   private volatile boolean kafkaReady;
 
-  ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, HttpServerOptions serverOptions, Pool db,
+  ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, Consumer<Router> moreUserRoutes,
+      HttpServerOptions serverOptions, Pool db,
       String kafkaBootstrap, Observability observability, java.nio.file.Path agentJar) {
     this.agentJar = agentJar;
+    this.moreUserRoutes = moreUserRoutes;
     this.serverOptions = new HttpServerOptions(serverOptions);
     this.port = port;
     this.api = api;
@@ -53,6 +56,7 @@ final class ApiVerticle extends VerticleBase {
     // Discovery hosts fetch the agent from here (the Ignition's agent unit); it is public code, no auth.
     router.get(AGENT_JAR_PATH).handler(this::agentJar);
     api.mount(router);
+    moreUserRoutes.accept(router);
     server = vertx.createHttpServer(serverOptions.setPort(port).setHost("0.0.0.0").setCompressionSupported(true));
     return server.requestHandler(router).listen();
   }

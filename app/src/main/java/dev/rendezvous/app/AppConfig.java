@@ -1,6 +1,7 @@
 package dev.rendezvous.app;
 
 import dev.rendezvous.bus.BusConfig;
+import dev.rendezvous.image.ImageConfig;
 import dev.rendezvous.service.ServiceConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -19,6 +20,7 @@ public record AppConfig(
     String agentTokenSecret,
     Path agentJar,
     List<String> gatewayFlags,
+    ImageConfig image,
     BusConfig bus,
     ServiceConfig service) {
 
@@ -59,13 +61,19 @@ public record AppConfig(
       bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
     }
     BusConfig.FLAGS.forEach(s.known::add);
+    // The image service's catalog (RDV_OS_IMAGES / RDV_OS_IMAGES_FILE, upstream's OS_IMAGES format) is read by ImageConfig.
+    ImageConfig imageFlags = ImageConfig.from(args.toArray(String[]::new), env);
+    ImageConfig image = new ImageConfig(s.string("image-host", "0.0.0.0"), imagePort, dataDir, imageFlags.osImages(),
+        service.imagePublicUrl());
+    s.string("os-images", null);
+    s.string("os-images-file", null);
     // The gateway's own settings (--gateway-*, RDV_GATEWAY_*) are read by GatewayConfig.
     List<String> gatewayFlags = args.stream().filter(a -> a.startsWith("--gateway-")).toList();
     gatewayFlags.forEach(a -> s.known.add(a.substring(2, a.contains("=") ? a.indexOf('=') : a.length())));
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
         s.string("agent-token-secret", null),
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
-        gatewayFlags, bus, service);
+        gatewayFlags, image, bus, service);
     s.rejectUnknown();
     return c;
   }

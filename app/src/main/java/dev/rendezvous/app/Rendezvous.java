@@ -5,6 +5,9 @@ import dev.rendezvous.bus.EmbeddedKafka;
 import dev.rendezvous.bus.TopicSetup;
 import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.observability.Observability;
+import dev.rendezvous.image.ImageServer;
+import dev.rendezvous.image.IpxeScript;
+import dev.rendezvous.service.api.InfraEnvDownloads;
 import dev.rendezvous.service.api.RestApi;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.TokenStore;
@@ -118,8 +121,13 @@ public final class Rendezvous implements AutoCloseable {
           : ReleaseCatalog.fromFile(c.service().releaseCatalog());
       BusProducer producer = new BusProducer(bootstrap, "rdv-service");
       Vertx vx = vertx;
+      String agentSecret = agentTokenSecret(c);
+      InfraEnvDownloads downloads = new InfraEnvDownloads(pool, c.service().publicUrl(), agentSecret,
+          (e, credential) -> IpxeScript.render(c.service().imagePublicUrl(), e.id().toString(),
+              e.spec().getString("cpu_architecture"), e.spec().getString("openshift_version"), "api_key", credential,
+              List.of()));
       RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.service().authDisabled()),
-          e -> isoUrl(c, e), c.service().bodyLimitBytes(),
+          e -> isoUrl(c, e, downloads.agentToken(e)), c.service().bodyLimitBytes(),
           (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty());
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
@@ -132,7 +140,10 @@ public final class Rendezvous implements AutoCloseable {
       busClients = List.of(brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
-      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, serverOptions, pool, bs, observability, c.agentJar()),
+      vertx.deployVerticle(new ImageServer(c.image(), new InfraEnvImages(downloads, tokens, agentSecret,
+          c.service().authDisabled()))).await(60, TimeUnit.SECONDS);
+      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
+              bs, observability, c.agentJar()),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
       long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -173,8 +184,10 @@ public final class Rendezvous implements AutoCloseable {
     return GatewayConfig.fromSources(withSecret, c.gatewayFlags().toArray(String[]::new));
   }
 
-  static String isoUrl(AppConfig c, InfraEnvRow e) {
-    return c.service().imagePublicUrl() + "/images/" + e.id() + "?arch=" + e.spec().getString("cpu_architecture")
+  /** The ISO's download URL, signed with the infra-env's token (upstream's presigned download_url). */
+  static String isoUrl(AppConfig c, InfraEnvRow e, String token) {
+    return c.service().imagePublicUrl() + "/images/" + e.id() + "?api_key=" + token
+        + "&arch=" + e.spec().getString("cpu_architecture")
         + "&type=" + e.spec().getString("image_type") + "&version=" + e.spec().getString("openshift_version");
   }
 

@@ -18,10 +18,31 @@ final class TestSystem {
 
   private TestSystem() {}
 
+  /** The CoreOS live-ISO fixture (../shared/fixtures), decompressed once: the base image of the test catalog. */
+  static final Path FIXTURES = Path.of("..", "..", "shared", "fixtures", "coreos-iso").toAbsolutePath().normalize();
+  private static Path baseIso;
+
+  static synchronized Path baseIso() throws IOException {
+    if (baseIso == null) {
+      Path xz = FIXTURES.resolve("embed-areas-2023-07.x86_64.iso.xz");
+      if (!Files.exists(xz)) {
+        throw new IllegalStateException("fixture " + xz + " is missing: the tests expect ../shared beside the checkout");
+      }
+      Path iso = Files.createTempDirectory("rdv-iso-").resolve("base.iso");
+      try (var in = new org.tukaani.xz.XZInputStream(Files.newInputStream(xz))) {
+        Files.copy(in, iso);
+      }
+      baseIso = iso;
+    }
+    return baseIso;
+  }
+
   static synchronized Rendezvous shared() {
     if (shared == null) {
       try {
-        shared = start(Files.createTempDirectory("rdv-test-"), Map.of());
+        String osImages = "[{\"openshift_version\":\"4.18\",\"cpu_architecture\":\"x86_64\",\"url\":\""
+            + baseIso() + "\",\"version\":\"418.94.202507-0\"}]";
+        shared = start(Files.createTempDirectory("rdv-test-"), Map.of("os-images", osImages));
       } catch (Exception e) {
         throw new IllegalStateException("test system failed to start", e);
       }

@@ -2,6 +2,7 @@ package dev.rendezvous.service.api.params;
 
 import static dev.rendezvous.service.api.params.Rules.*;
 
+import dev.rendezvous.service.api.DiscoveryInputs;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.validation.Secrets;
 import io.vertx.core.json.JsonObject;
@@ -58,11 +59,14 @@ public final class InfraEnvParams {
     if (!p.containsKey("image_type")) {
       p.put("image_type", "full-iso");
     }
+    DiscoveryInputs.check(p, java.util.UUID.randomUUID().toString());
     return p;
   }
 
   public JsonObject merge(JsonObject current, JsonObject body) {
-    return current.copy().mergeIn(update.validate(body, true));
+    JsonObject next = current.copy().mergeIn(update.validate(body, true));
+    DiscoveryInputs.check(next, java.util.UUID.randomUUID().toString());
+    return next;
   }
 
   static String ignitionOverrideProblem(String s) {

@@ -1,0 +1,95 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.bus.auth.AgentTokens;
+import dev.rendezvous.service.auth.Tenant;
+import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.repo.InfraEnvRepository;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
+import dev.rendezvous.service.validation.InvalidInputException;
+import io.vertx.core.Future;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * An infra-env's discovery files: the Ignition (with the infra-env's agent token in it) and the iPXE
+ * script, at upstream's {@code GET /v2/infra-envs/{id}/downloads/files}; also what the image service
+ * patches into ISOs.
+ */
+public final class InfraEnvDownloads {
+  /** Renders the iPXE script (the image service's format) for an infra-env and a download credential. */
+  @FunctionalInterface
+  public interface IpxeRenderer {
+    String render(InfraEnvRow infraEnv, String credential);
+  }
+
+  /** An infra-env with its discovery Ignition and agent token. */
+  public record Discovery(InfraEnvRow infraEnv, String ignition, String agentToken) {}
+
+  private final Pool db;
+  private final String serviceUrl;
+  private final String agentTokenSecret;
+  private final IpxeRenderer ipxe;
+
+  public InfraEnvDownloads(Pool db, String serviceUrl, String agentTokenSecret, IpxeRenderer ipxe) {
+    this.db = db;
+    this.serviceUrl = serviceUrl;
+    this.agentTokenSecret = agentTokenSecret;
+    this.ipxe = ipxe;
+  }
+
+  /** Mount after the user auth handler (RestApi.mount). */
+  public void mount(Router router) {
+    router.get(ApiViews.BASE + "/infra-envs/:infra_env_id/downloads/files").handler(this::files);
+  }
+
+  public String agentToken(InfraEnvRow e) {
+    return AgentTokens.issue(agentTokenSecret, e.id().toString(), e.clusterId() == null ? null : e.clusterId().toString());
+  }
+
+  /** Any tenant's infra-env: for callers that authorised the request themselves (the image service). */
+  public Future<Optional<Discovery>> discovery(UUID infraEnvId) {
+    return InfraEnvRepository.getAnyTenant(db, infraEnvId).compose(o -> {
+      if (o.isEmpty()) {
+        return Future.succeededFuture(Optional.<Discovery>empty());
+      }
+      return discoveryOf(o.get()).map(Optional::of);
+    });
+  }
+
+  private Future<Discovery> discoveryOf(InfraEnvRow e) {
+    return InfraEnvRepository.pullSecret(db, e.id()).map(ps -> {
+      String token = agentToken(e);
+      String ignition = DiscoveryInputs.ignition(e.spec(), ps.orElse(null), serviceUrl, e.id().toString(), token);
+      return new Discovery(e, ignition, token);
+    });
+  }
+
+  private void files(RoutingContext ctx) {
+    Future<?> answer;
+    try {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "infra_env_id");
+      String name = ctx.request().getParam("file_name");
+      if (name == null || name.isEmpty()) {
+        throw new InvalidInputException("file_name", "is required (discovery.ign or ipxe-script)");
+      }
+      if (!name.equals("discovery.ign") && !name.equals("ipxe-script")) {
+        throw new InvalidInputException("file_name", "'" + name + "' must be discovery.ign or ipxe-script");
+      }
+      answer = InfraEnvRepository.get(db, t.name(), id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)))
+          .compose(this::discoveryOf)
+          .onSuccess(d -> ctx.response()
+              .putHeader("Content-Type", "application/octet-stream")
+              .putHeader("Content-Disposition", "attachment; filename=" + name)
+              .end(name.equals("discovery.ign") ? d.ignition() : ipxe.render(d.infraEnv(), d.agentToken())));
+    } catch (RuntimeException e) {
+      ctx.fail(e);
+      return;
+    }
+    answer.onFailure(ctx::fail);
+  }
+}
