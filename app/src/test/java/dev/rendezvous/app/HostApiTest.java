@@ -79,6 +79,10 @@ class HostApiTest {
 
       JsonArray listed = api.get("/clusters/" + clusterId + "/hosts").array();
       assertEquals(2, listed.size());
+      JsonObject inList = api.get("/clusters?with_hosts=true").array().stream().map(JsonObject.class::cast)
+          .filter(c -> c.getString("id").equals(clusterId)).findFirst().orElseThrow();
+      assertEquals(2, inList.getJsonArray("hosts").size());
+      assertEquals(2, inList.getInteger("total_host_count"));
       assertEquals(1, api.get("/clusters/" + clusterId).json().getJsonArray("hosts").stream()
           .filter(h -> ((JsonObject) h).getString("id").equals(hostId)).count());
 

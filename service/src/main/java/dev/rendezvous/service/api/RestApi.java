@@ -162,17 +162,12 @@ public final class RestApi {
     handle(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       boolean withHosts = Requests.queryBool(ctx, "with_hosts", false);
-      return ClusterRepository.list(db, t.name()).compose(rows -> {
-        JsonArray out = new JsonArray();
-        Future<Void> chain = Future.succeededFuture();
-        for (ClusterRow c : rows) {
-          chain = chain.compose(v -> hostsOf(t, c.id()).map(hs -> {
-            out.add(ApiViews.cluster(c, catalog, hs, withHosts));
-            return null;
+      return ClusterRepository.list(db, t.name()).compose(rows -> HostRepository.listByClusters(db, t.name(),
+          rows.stream().map(ClusterRow::id).toList()).map(hosts -> {
+            JsonArray out = new JsonArray();
+            rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, hosts.getOrDefault(c.id(), List.of()), withHosts)));
+            return out;
           }));
-        }
-        return chain.map(v -> out);
-      });
     });
   }
 

@@ -61,6 +61,20 @@ public final class HostRepository {
         .map(HostRepository::all);
   }
 
+  /** Hosts of several clusters in one query (cluster lists), grouped by cluster id. */
+  public static Future<java.util.Map<UUID, List<HostRow>>> listByClusters(SqlClient db, String tenant, List<UUID> clusterIds) {
+    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.cluster_id = ANY($1) AND ie.tenant = $2"
+            + " ORDER BY h.registered_at, h.id")
+        .execute(Tuple.of(clusterIds.toArray(new UUID[0]), tenant))
+        .map(rs -> {
+          java.util.Map<UUID, List<HostRow>> out = new java.util.HashMap<>();
+          for (HostRow h : all(rs)) {
+            out.computeIfAbsent(h.clusterId(), k -> new ArrayList<>()).add(h);
+          }
+          return out;
+        });
+  }
+
   /** Registration from the bus: a new row, or a re-registration that wipes what the old hardware reported. */
   public static Future<Void> upsertRegistered(SqlClient db, UUID id, UUID infraEnvId, UUID clusterId, String status,
       String statusInfo, String agentVersion, OffsetDateTime at) {
