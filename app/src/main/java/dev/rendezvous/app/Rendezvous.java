@@ -99,6 +99,8 @@ public final class Rendezvous implements AutoCloseable {
     EmbeddedPostgresServer pg = null;
     EmbeddedKafka kafka = null;
     Vertx vertx = null;
+    // What start-up opened so far, closed newest first if a later step fails (a port in use, say).
+    java.util.Deque<AutoCloseable> opened = new java.util.ArrayDeque<>();
     try {
       pg = pgStart.join();
       kafka = kafkaStart.join();
@@ -120,6 +122,7 @@ public final class Rendezvous implements AutoCloseable {
       ReleaseCatalog catalog = c.service().releaseCatalog() == null ? ReleaseCatalog.builtIn()
           : ReleaseCatalog.fromFile(c.service().releaseCatalog());
       BusProducer producer = new BusProducer(bootstrap, "rdv-service");
+      opened.push(producer);
       Vertx vx = vertx;
       String agentSecret = agentTokenSecret(c);
       InfraEnvDownloads downloads = new InfraEnvDownloads(pool, c.service().publicUrl(), agentSecret,
@@ -131,12 +134,15 @@ public final class Rendezvous implements AutoCloseable {
           (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty());
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
+      opened.push(relay::stop);
       BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, new InventoryFirstPlanner());
+      opened.push(brain);
       // Closed first to last: stop consuming, stop relaying, then flush the producer.
       List<AutoCloseable> busClients;
       GatewayConfig gatewayConfig = gatewayConfig(c, env);
       Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
           .await(60, TimeUnit.SECONDS);
+      opened.push(() -> gateway.close().await(10, TimeUnit.SECONDS));
       busClients = List.of(brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
@@ -150,6 +156,13 @@ public final class Rendezvous implements AutoCloseable {
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
       return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, busClients);
     } catch (Exception | Error e) {
+      for (AutoCloseable o : opened) {
+        try {
+          o.close();
+        } catch (Exception suppressed) {
+          e.addSuppressed(suppressed);
+        }
+      }
       if (vertx != null) {
         vertx.close().await(10, TimeUnit.SECONDS);
       }

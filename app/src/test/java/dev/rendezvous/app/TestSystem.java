@@ -65,6 +65,19 @@ final class TestSystem {
 
   /** A system on its own data directory and free ports; extra flags override the defaults. */
   static Rendezvous start(Path dataDir, Map<String, String> extraFlags) throws Exception {
+    // A free port can be taken by another process between probing and binding: try again with new ones.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOnce(dataDir, extraFlags);
+      } catch (java.net.BindException e) {
+        if (attempt == 3) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static Rendezvous startOnce(Path dataDir, Map<String, String> extraFlags) throws Exception {
     List<String> flags = new ArrayList<>();
     flags.add("--data-dir=" + dataDir);
     flags.add("--api-port=" + freePort());
