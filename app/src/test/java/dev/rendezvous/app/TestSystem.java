@@ -69,8 +69,8 @@ final class TestSystem {
     for (int attempt = 1; ; attempt++) {
       try {
         return startOnce(dataDir, extraFlags);
-      } catch (java.net.BindException e) {
-        if (attempt == 3) {
+      } catch (Exception e) {
+        if (attempt == 3 || !portTaken(e)) {
           throw e;
         }
       }
@@ -86,6 +86,15 @@ final class TestSystem {
     flags.add("--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize());
     extraFlags.forEach((k, v) -> flags.add("--" + k + "=" + v));
     return Rendezvous.start(AppConfig.from(flags, Map.of()));
+  }
+
+  private static boolean portTaken(Throwable t) {
+    for (; t != null; t = t.getCause()) {
+      if (t instanceof java.net.BindException) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static int freePort() throws IOException {
