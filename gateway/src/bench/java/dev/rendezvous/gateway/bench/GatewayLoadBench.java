@@ -7,7 +7,6 @@ import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.EmbeddedKafka;
 import dev.rendezvous.bus.TopicSetup;
 import dev.rendezvous.bus.event.StepsToDeliver;
-import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.gateway.AgentWire;
 import dev.rendezvous.gateway.GatewayConfig;
 import dev.rendezvous.gateway.GatewayVerticle;
