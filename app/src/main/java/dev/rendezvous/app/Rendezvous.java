@@ -11,7 +11,6 @@ import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.bus.EventRelay;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.consumers.BrainConsumer;
-import dev.rendezvous.service.consumers.InventoryFirstPlanner;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
@@ -108,12 +107,13 @@ public final class Rendezvous implements AutoCloseable {
           : ReleaseCatalog.fromFile(c.service().releaseCatalog());
       BusProducer producer = new BusProducer(bootstrap, "rdv-service");
       Vertx vx = vertx;
+      BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, c.service());
       RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.service().authDisabled()),
           e -> isoUrl(c, e), c.service().bodyLimitBytes(),
-          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty());
+          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty(),
+          brain.brain());
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
-      BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, new InventoryFirstPlanner());
       // Closed first to last: stop consuming, stop relaying, then flush the producer.
       List<AutoCloseable> busClients = List.of(brain, relay::stop, producer);
       Consumer<Router> agentRoutes = router -> {};
