@@ -1,7 +1,7 @@
 -- Domain-only state the brain keeps beside the columns the REST view reads (status, inventory,
 -- connectivity, validations_info, progress stay authoritative in their own columns):
 --   hosts.state:    day2, media_disconnected, timestamp (host clock), connection/stage timed out,
---                   logs info and times, steps signature and last push time.
+--                   logs info and times.
 --   clusters.state: connectivity majority groups, IP collisions, ignored validations, last installation
 --                   preparation, finalizing stage, monitored operators, kubeconfig, logs info and times.
 ALTER TABLE hosts ADD COLUMN state JSONB NOT NULL DEFAULT '{}'::jsonb;

@@ -66,8 +66,8 @@ public final class Brain {
   private final Map<WorkKey, Loaded> cache = new ConcurrentHashMap<>();
   /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
   private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
-  /** Hosts whose last publish failed: their plan is pushed again at the next unit of work. */
-  private final Set<UUID> pushAgain = ConcurrentHashMap.newKeySet();
+  /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
+  private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
   private volatile Listener listener = (k, e, h, s) -> { };
 
   public Brain(Vertx vertx, Pool pool, BusProducer producer, DomainConfig config, Clock clock) {
@@ -168,7 +168,7 @@ public final class Brain {
       }
       Work w = new Work(base, now());
       body.accept(w);
-      rules.plan(w, this::takePushAgain);
+      rules.plan(w, pushed::get);
       if (!w.changed() && eventId == null) {
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
@@ -237,10 +237,6 @@ public final class Brain {
   /** Drops a key from the cache so its next unit reads the rows again. */
   void forget(WorkKey key) {
     cache.remove(key);
-  }
-
-  private boolean takePushAgain(UUID hostId) {
-    return pushAgain.remove(hostId);
   }
 
 
@@ -391,6 +387,7 @@ public final class Brain {
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
       HostSnapshot h = p.host();
+      pushed.put(h.id(), new BrainRules.PushMark(p.signature(), w.now));
       Steps s = p.plan().steps();
       List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
       for (Step st : s.instructions()) {
@@ -401,7 +398,7 @@ public final class Brain {
       producer.publish(Topics.STEPS, out).whenComplete((md, err) -> {
         if (err != null) {
           LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
-          pushAgain.add(h.id());
+          pushed.remove(h.id());
         }
       });
     }

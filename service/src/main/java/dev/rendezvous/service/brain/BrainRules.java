@@ -30,7 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * What each kind of input does to a {@link Work}, in domain terms: apply the event to its host, store step
@@ -331,8 +331,7 @@ final class BrainRules {
     }
     if (spec != null) {
       HostRecord r = w.record(hostId);
-      HostRecord withSpec = new HostRecord(r.snapshot(), r.rowVersion(), spec, r.otherResults(), r.stepsSignature(),
-          r.stepsPushedAt());
+      HostRecord withSpec = new HostRecord(r.snapshot(), r.rowVersion(), spec, r.otherResults());
       // disks_skip_formatting is read into the snapshot by the mapper: derive it the same way
       HostSnapshot derived = SnapshotMapper.host(SnapshotMapper.stored(withSpec)).snapshot();
       w.putRecord(withSpec.withSnapshot(r.snapshot().toBuilder().skipFormattingDiskIds(derived.skipFormattingDiskIds())
@@ -403,22 +402,29 @@ final class BrainRules {
    * set), when it is due again (its next_instruction_seconds elapsed since the last push), or when forced
    * (a reconnected agent, a failed publish). Never on every reply: an agent would loop on its steps.
    */
-  void plan(Work w, Predicate<UUID> pushAgain) {
+  void plan(Work w, Function<UUID, PushMark> marks) {
     for (HostRecord r : List.copyOf(w.records())) {
       HostSnapshot h = r.snapshot();
+      PushMark last = marks.apply(h.id());
       if (h.status() == null || (!h.unbound() && w.cluster() == null)) {
         continue;
       }
       StepPlan p = planner.plan(h, w.cluster());
       String sig = Brain.signature(h, p.steps());
       int every = p.steps().nextInstructionSeconds();
-      boolean due = r.stepsPushedAt() == null || (every > 0 && !p.steps().instructions().isEmpty()
-          && !w.now.isBefore(r.stepsPushedAt().plusSeconds(every)));
-      if (w.forced(h.id()) || !sig.equals(r.stepsSignature()) || due || pushAgain.test(h.id())) {
+      boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
+          && !w.now.isBefore(last.pushedAt().plusSeconds(every)));
+      if (w.forced(h.id()) || due || !sig.equals(last.signature())) {
         w.push(h, p, sig);
       }
     }
   }
+
+  /**
+   * The plan last pushed to a host and when. Kept in memory only: after a restart or a rebalance every host's
+   * plan is pushed once more, which an agent takes as an ordinary new plan.
+   */
+  record PushMark(String signature, Instant pushedAt) {}
 
   /** Event shapes the adapter records itself (the domain's own events come with its transitions). */
   static final class DomainEventFactory {

@@ -1,21 +1,18 @@
 package dev.rendezvous.service.brain;
 
 import dev.rendezvous.service.domain.HostSnapshot;
-import java.time.Instant;
 
 /**
  * A host as the brain keeps it: the domain's snapshot plus what only the adapter needs. {@code spec} is the
  * user-settable extras document (node_labels, machine_config_pool_name, disks_skip_formatting, ...);
  * {@code otherResults} the step_results entries the domain does not model (free_addresses, ...), both
- * as JSON text. {@code stepsSignature}/{@code stepsPushedAt} say which plan was last pushed, and when.
+ * as JSON text.
  */
 public record HostRecord(
     HostSnapshot snapshot,
     long rowVersion,
     String spec,
-    String otherResults,
-    String stepsSignature,
-    Instant stepsPushedAt) {
+    String otherResults) {
 
   public HostRecord {
     spec = spec == null ? "{}" : spec;
@@ -23,15 +20,11 @@ public record HostRecord(
   }
 
   public HostRecord withSnapshot(HostSnapshot s) {
-    return new HostRecord(s, rowVersion, spec, otherResults, stepsSignature, stepsPushedAt);
-  }
-
-  public HostRecord withSteps(String signature, Instant pushedAt) {
-    return new HostRecord(snapshot, rowVersion, spec, otherResults, signature, pushedAt);
+    return new HostRecord(s, rowVersion, spec, otherResults);
   }
 
   public HostRecord withVersion(long v) {
-    return new HostRecord(snapshot, v, spec, otherResults, stepsSignature, stepsPushedAt);
+    return new HostRecord(snapshot, v, spec, otherResults);
   }
 
   /** With one more (or replaced) step_results entry the domain does not model; {@code json} is its raw JSON. */
@@ -42,13 +35,11 @@ public record HostRecord(
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException(e);
     }
-    return new HostRecord(snapshot, rowVersion, spec, SnapshotMapper.canonical(o), stepsSignature, stepsPushedAt);
+    return new HostRecord(snapshot, rowVersion, spec, SnapshotMapper.canonical(o));
   }
 
-  /** Same domain content and bookkeeping (the row version aside). */
+  /** Same content (the row version aside). */
   public boolean sameContent(HostRecord o) {
-    return snapshot.equals(o.snapshot) && spec.equals(o.spec) && otherResults.equals(o.otherResults)
-        && java.util.Objects.equals(stepsSignature, o.stepsSignature)
-        && java.util.Objects.equals(stepsPushedAt, o.stepsPushedAt);
+    return snapshot.equals(o.snapshot) && spec.equals(o.spec) && otherResults.equals(o.otherResults);
   }
 }

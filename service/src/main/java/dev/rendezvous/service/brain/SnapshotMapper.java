@@ -102,9 +102,7 @@ public final class SnapshotMapper {
     for (String k : MODELED_RESULTS) {
       results.remove(k);
     }
-    String signature = state.hasNonNull("steps_signature") ? state.get("steps_signature").asText() : null;
-    return new HostRecord(b.build(), s.rowVersion(), s.spec() == null ? "{}" : canonical(spec), canonical(results),
-        signature, instant(state.get("steps_pushed_at")));
+    return new HostRecord(b.build(), s.rowVersion(), s.spec() == null ? "{}" : canonical(spec), canonical(results));
   }
 
   private static final List<String> MODELED_RESULTS = List.of("ntp_sources", "domain_name_resolutions",
@@ -121,10 +119,6 @@ public final class SnapshotMapper {
     state.put("logs_info", h.logsInfo());
     putInstant(state, "logs_started_at", h.logsStartedAt());
     putInstant(state, "logs_collected_at", h.logsCollectedAt());
-    if (r.stepsSignature() != null) {
-      state.put("steps_signature", r.stepsSignature());
-    }
-    putInstant(state, "steps_pushed_at", r.stepsPushedAt());
 
     ObjectNode results = object(r.otherResults());
     if (h.ntpSources() != null) {

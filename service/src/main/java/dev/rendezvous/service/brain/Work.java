@@ -27,7 +27,7 @@ import java.util.UUID;
  */
 final class Work {
   /** A plan to publish for a host once the transaction committed. */
-  record Push(HostSnapshot host, StepPlan plan) {}
+  record Push(HostSnapshot host, StepPlan plan, String signature) {}
 
   final Loaded base;
   final Instant now;
@@ -140,7 +140,7 @@ final class Work {
   }
 
   void insert(HostSnapshot s) {
-    hosts.put(s.id(), new HostRecord(s, 0, "{}", "{}", null, null));
+    hosts.put(s.id(), new HostRecord(s, 0, "{}", "{}"));
     inserted.add(s.id());
     context = null;
   }
@@ -163,8 +163,7 @@ final class Work {
         ObjectNode spec = SnapshotMapper.object(nr.spec());
         if (!spec.has("machine_config_pool_name")) {
           spec.put("machine_config_pool_name", d.machineConfigPool());
-          nr = new HostRecord(next, nr.rowVersion(), SnapshotMapper.canonical(spec), nr.otherResults(),
-              nr.stepsSignature(), nr.stepsPushedAt());
+          nr = new HostRecord(next, nr.rowVersion(), SnapshotMapper.canonical(spec), nr.otherResults());
         }
       }
     }
@@ -224,9 +223,7 @@ final class Work {
   }
 
   void push(HostSnapshot host, StepPlan plan, String signature) {
-    HostRecord r = hosts.get(host.id());
-    hosts.put(host.id(), r.withSteps(signature, now));
-    pushes.add(new Push(host, plan));
+    pushes.add(new Push(host, plan, signature));
     events.addAll(plan.events());
   }
 
@@ -247,7 +244,7 @@ final class Work {
   }
 
   boolean changed() {
-    return !events.isEmpty() || clusterChanged() || !changedHosts().isEmpty();
+    return !events.isEmpty() || clusterChanged() || !changedHosts().isEmpty() || !pushes.isEmpty();
   }
 
   /** What the cache holds after this work committed: bumped versions for the rows written. */

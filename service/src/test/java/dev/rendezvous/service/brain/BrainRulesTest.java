@@ -30,12 +30,14 @@ class BrainRulesTest {
   private final List<UUID> hosts = BrainFixtures.ids(3);
   private Loaded state = BrainFixtures.loaded(CLUSTER, T0);
   private Instant now = T0;
+  private final Map<UUID, BrainRules.PushMark> marks = new java.util.HashMap<>();
 
   private Work unit(Consumer<Work> body) {
     now = now.plusSeconds(1);
     Work w = new Work(state, now);
     body.accept(w);
-    rules.plan(w, id -> false);
+    rules.plan(w, marks::get);
+    w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now)));
     state = w.committed();
     return w;
   }

@@ -60,8 +60,7 @@ class SnapshotMapperTest {
     HostRecord r = new HostRecord(richHost(), 7,
         "{\"disks_skip_formatting\":[{\"disk_id\":\"/dev/sdb\",\"skip_formatting\":true}],"
             + "\"installer_args\":[\"--append-karg\",\"x\"],\"node_labels\":[{\"key\":\"a\",\"value\":\"b\"}]}",
-        "{\"free_addresses\":[{\"network\":\"192.168.111.0/24\",\"free_addresses\":[\"192.168.111.9\"]}]}",
-        "abc123", T.minusSeconds(5));
+        "{\"free_addresses\":[{\"network\":\"192.168.111.0/24\",\"free_addresses\":[\"192.168.111.9\"]}]}");
     r = SnapshotMapper.host(SnapshotMapper.stored(r)); // canonical spec text
     StoredHost stored = SnapshotMapper.stored(r);
     HostRecord back = SnapshotMapper.host(stored);
@@ -72,7 +71,7 @@ class SnapshotMapperTest {
 
   @Test
   void rowsUseUpstreamShapesWhereTheApiShowsThem() {
-    StoredHost s = SnapshotMapper.stored(new HostRecord(richHost(), 1, null, null, null, null));
+    StoredHost s = SnapshotMapper.stored(new HostRecord(richHost(), 1, null, null));
     JsonObject progress = new JsonObject(s.progress());
     assertEquals("Writing image to disk", progress.getString("current_stage"));
     assertEquals(42, progress.getInteger("installation_percentage"));
@@ -93,7 +92,7 @@ class SnapshotMapperTest {
   void aFreshHostHasNoProgressAndEmptyDocuments() {
     HostSnapshot h = HostSnapshot.builder(ids.get(1), IE).status(HostStatus.DISCOVERING_UNBOUND).statusUpdatedAt(T)
         .registeredAt(T).build();
-    StoredHost s = SnapshotMapper.stored(new HostRecord(h, 1, null, null, null, null));
+    StoredHost s = SnapshotMapper.stored(new HostRecord(h, 1, null, null));
     assertNull(s.progress());
     assertNull(s.inventory());
     assertEquals("{}", s.stepResults());
