@@ -55,7 +55,13 @@ public record AppConfig(
         s.integer("body-limit-bytes", 4 * 1024 * 1024),
         s.string("public-url", "http://127.0.0.1:" + apiPort),
         s.string("image-public-url", "http://127.0.0.1:" + imagePort),
-        catalog == null ? null : Path.of(catalog));
+        catalog == null ? null : Path.of(catalog),
+        new ServiceConfig.BrainSettings(
+            java.time.Duration.ofMillis(s.integer("brain-monitor-interval-ms", 5000)),
+            s.optionalInteger("hw-min-cpu-cores"),
+            s.optionalLong("hw-min-ram-mib"),
+            s.optionalLong("hw-min-disk-gb"),
+            java.time.Duration.ofSeconds(s.integer("host-disconnection-timeout-seconds", 180))));
     BusConfig bus = BusConfig.from(args.toArray(String[]::new), env);
     if (s.string("kafka-data-dir", null) == null) {
       bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
@@ -105,6 +111,22 @@ public record AppConfig(
       }
       try {
         return Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + " must be an integer, got '" + v + "'");
+      }
+    }
+
+    Integer optionalInteger(String name) {
+      return string(name, null) == null ? null : integer(name, 0);
+    }
+
+    Long optionalLong(String name) {
+      String v = string(name, null);
+      if (v == null) {
+        return null;
+      }
+      try {
+        return Long.parseLong(v);
       } catch (NumberFormatException e) {
         throw new IllegalArgumentException(name + " must be an integer, got '" + v + "'");
       }

@@ -15,7 +15,6 @@ import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.bus.EventRelay;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.consumers.BrainConsumer;
-import dev.rendezvous.service.consumers.InventoryFirstPlanner;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
@@ -129,14 +128,15 @@ public final class Rendezvous implements AutoCloseable {
           (e, credential) -> IpxeScript.render(c.service().imagePublicUrl(), e.id().toString(),
               e.spec().getString("cpu_architecture"), e.spec().getString("openshift_version"), "api_key", credential,
               List.of()));
+      BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, c.service());
+      opened.push(brain);
       RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.service().authDisabled()),
           e -> isoUrl(c, e, downloads.agentToken(e)), c.service().bodyLimitBytes(),
-          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty());
+          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty(),
+          brain.brain());
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
       opened.push(relay::stop);
-      BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, new InventoryFirstPlanner());
-      opened.push(brain);
       // Closed first to last: stop consuming, stop relaying, then flush the producer.
       List<AutoCloseable> busClients;
       GatewayConfig gatewayConfig = gatewayConfig(c, env);

@@ -23,6 +23,17 @@ class BadInputTest {
   static void fixtures() {
     clusterId = API.post("/clusters", Api.cluster("bad-input-base")).json().getString("id");
     infraEnvId = API.post("/infra-envs", Api.infraEnv("bad-input-ie", clusterId)).json().getString("id");
+    // The brain's monitor refreshes new clusters in the background (validations, status): let it settle
+    // so that "nothing written" below is about the refused request alone.
+    Await.until("background writes settled", java.time.Duration.ofSeconds(20), () -> {
+      try {
+        String a = snapshot();
+        Thread.sleep(600);
+        return a.equals(snapshot()) ? true : null;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
   }
 
   static JsonObject c(String k, Object v) {

@@ -84,7 +84,11 @@ final class TestSystem {
     flags.add("--image-port=" + freePort());
     flags.add("--kafka-partitions=4");
     flags.add("--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize());
-    extraFlags.forEach((k, v) -> flags.add("--" + k + "=" + v));
+    java.util.Map<String, String> brain = new java.util.LinkedHashMap<>();
+    brain.put("brain-monitor-interval-ms", "200"); // timeouts and due step pushes seen within a test's patience
+    brain.put("hw-min-cpu-cores", "4"); // every role needs 4 cores: a 2-core host is insufficient
+    brain.putAll(extraFlags);
+    brain.forEach((k, v) -> flags.add("--" + k + "=" + v));
     return Rendezvous.start(AppConfig.from(flags, Map.of()));
   }
 

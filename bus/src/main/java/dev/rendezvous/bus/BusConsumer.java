@@ -91,6 +91,8 @@ public final class BusConsumer implements AutoCloseable {
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong committed = new AtomicLong();
     private volatile boolean running = true;
+    /** Snapshot of the partitions currently owned, replaced by the poll thread on every change. */
+    private volatile java.util.Set<TopicPartition> assignment = java.util.Set.of();
 
     // poll-thread state only
     private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
@@ -158,6 +160,11 @@ public final class BusConsumer implements AutoCloseable {
     /** Records skipped: undecodable, unknown payload type, or failed after all retries. */
     public long skippedCount() {
         return skipped.get();
+    }
+
+    /** The partitions this consumer currently owns (an immutable snapshot; a new object after every change). */
+    public java.util.Set<TopicPartition> assignment() {
+        return assignment;
     }
 
     /** Successful offset commits so far (group mode). */
@@ -531,6 +538,7 @@ public final class BusConsumer implements AutoCloseable {
         Lane lane = lanes.computeIfAbsent(laneKey, k -> new Lane());
         lane.members++;
         partitions.put(tp, new PartitionState(tp, lane));
+        assignment = java.util.Set.copyOf(partitions.keySet());
     }
 
     private void removePartitions(Collection<TopicPartition> tps) {
@@ -549,6 +557,7 @@ public final class BusConsumer implements AutoCloseable {
                 lanes.values().remove(lane);
             }
         }
+        assignment = java.util.Set.copyOf(partitions.keySet());
     }
 
     private <T> T retryOnWakeup(Supplier<T> call) {

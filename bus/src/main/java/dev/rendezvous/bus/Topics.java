@@ -66,6 +66,15 @@ public final class Topics {
         return topic;
     }
 
+    /**
+     * The partition Kafka's default partitioner puts a record with this key on (murmur2 of the UTF-8 key,
+     * made positive, modulo the partition count), so a consumer can tell which keys its partitions hold.
+     */
+    public static int partitionFor(String key, int partitions) {
+        byte[] bytes = key.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return org.apache.kafka.common.utils.Utils.toPositive(org.apache.kafka.common.utils.Utils.murmur2(bytes)) % partitions;
+    }
+
     /** The topic an event is published on, from its payload's type. */
     public static String topicFor(BusEvent event) {
         return topicFor(event.payload().getClass());

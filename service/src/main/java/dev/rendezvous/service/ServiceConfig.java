@@ -1,17 +1,77 @@
 package dev.rendezvous.service;
 
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.HardwareRequirements;
+import dev.rendezvous.service.domain.HardwareRequirements.RoleRequirements;
 import java.nio.file.Path;
+import java.time.Duration;
 
 /**
  * The service's settings: API auth mode, request size limit, the URLs it hands out (for agents and
- * ISO downloads), and the release catalog file (null = built-in).
+ * ISO downloads), the release catalog file (null = built-in), and the brain's settings.
  */
 public record ServiceConfig(
-    boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog) {
+    boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog,
+    BrainSettings brain) {
 
   public ServiceConfig {
     if (bodyLimitBytes < 1024) {
       throw new IllegalArgumentException("body-limit-bytes must be at least 1024, got " + bodyLimitBytes);
+    }
+    brain = brain == null ? BrainSettings.defaults() : brain;
+  }
+
+  public ServiceConfig(
+      boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog) {
+    this(authDisabled, bodyLimitBytes, publicUrl, imagePublicUrl, releaseCatalog, BrainSettings.defaults());
+  }
+
+  /**
+   * The brain's settings.
+   *
+   * @param monitorInterval how often the monitor refreshes the owned clusters and hosts (timeouts, due step
+   *     pushes); upstream's host monitor runs every 8 s
+   * @param minCpuCores when set, the CPU cores every role requires (else upstream's per-role values)
+   * @param minRamMib when set, the RAM every role requires
+   * @param minDiskGb when set, the installation disk size every role requires
+   * @param hostDisconnectionTimeout after how long without a check-in a host is disconnected (upstream 3 min)
+   */
+  public record BrainSettings(
+      Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout) {
+
+    public BrainSettings {
+      if (monitorInterval.isNegative() || monitorInterval.isZero()) {
+        throw new IllegalArgumentException("brain-monitor-interval-ms must be positive, got " + monitorInterval.toMillis());
+      }
+      if (hostDisconnectionTimeout.isNegative() || hostDisconnectionTimeout.isZero()) {
+        throw new IllegalArgumentException("host-disconnection-timeout-seconds must be positive, got "
+            + hostDisconnectionTimeout.toSeconds());
+      }
+      if ((minCpuCores != null && minCpuCores < 1) || (minRamMib != null && minRamMib < 1)
+          || (minDiskGb != null && minDiskGb < 1)) {
+        throw new IllegalArgumentException("hardware thresholds (hw-min-cpu-cores, hw-min-ram-mib, hw-min-disk-gb) must be positive");
+      }
+    }
+
+    public static BrainSettings defaults() {
+      return new BrainSettings(Duration.ofSeconds(5), null, null, null, Duration.ofMinutes(3));
+    }
+
+    /** Upstream's domain configuration with these thresholds and timeouts. */
+    public DomainConfig domainConfig() {
+      DomainConfig d = DomainConfig.defaults();
+      HardwareRequirements hw = d.hardware();
+      if (minCpuCores != null || minRamMib != null || minDiskGb != null) {
+        hw = new HardwareRequirements(role(hw.master()), role(hw.arbiter()), role(hw.worker()), role(hw.sno()),
+            minCpuCores != null ? minCpuCores : hw.snoCpuCoresFrom422(), role(hw.edgeWorker()));
+      }
+      return d.withHardware(hw).withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout));
+    }
+
+    private RoleRequirements role(RoleRequirements r) {
+      return new RoleRequirements(minCpuCores != null ? minCpuCores : r.cpuCores(),
+          minRamMib != null ? minRamMib : r.ramMib(), minDiskGb != null ? minDiskGb : r.diskSizeGb(),
+          r.installationDiskSpeedThresholdMs(), r.networkLatencyThresholdMs(), r.packetLossPercentage());
     }
   }
 }

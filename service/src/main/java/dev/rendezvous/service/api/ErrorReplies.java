@@ -33,6 +33,10 @@ public final class ErrorReplies {
   }
 
   public static void send(RoutingContext ctx, int status, String field, String reason) {
+    send(ctx, status, field, reason, null);
+  }
+
+  static void send(RoutingContext ctx, int status, String field, String reason, JsonObject extra) {
     HttpServerResponse r = ctx.response();
     if (r.ended()) {
       return;
@@ -41,14 +45,18 @@ public final class ErrorReplies {
       r.reset();
       return;
     }
-    r.setStatusCode(status).putHeader("Content-Type", "application/json").end(body(status, field, reason).encode());
+    JsonObject body = body(status, field, reason);
+    if (extra != null) {
+      extra.forEach(e -> body.put(e.getKey(), e.getValue()));
+    }
+    r.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
   }
 
   /** The router's failure handler. */
   public static void handle(RoutingContext ctx) {
     Throwable t = ctx.failure();
     if (t instanceof ApiError e) {
-      send(ctx, e.status(), e.field(), e.getMessage());
+      send(ctx, e.status(), e.field(), e.getMessage(), e.extra());
     } else if (t instanceof InvalidInputException e) {
       send(ctx, 400, e.field(), e.reason());
     } else if (t instanceof DecodeException) {

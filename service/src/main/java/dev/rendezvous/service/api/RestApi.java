@@ -8,6 +8,9 @@ import dev.rendezvous.service.api.params.HostParams;
 import dev.rendezvous.service.api.params.InfraEnvParams;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.brain.Brain;
+import dev.rendezvous.service.brain.HostUpdateRejected;
+import dev.rendezvous.service.brain.WorkKey;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
@@ -45,9 +48,6 @@ public final class RestApi {
   static final Set<String> CLUSTER_EDITABLE = Set.of("insufficient", "ready", "pending-for-input", "adding-hosts");
   static final Set<String> CLUSTER_BUSY = Set.of("preparing-for-installation", "installing", "finalizing",
       "installing-pending-user-action");
-  static final Set<String> HOST_EDITABLE = Set.of("discovering", "known", "disconnected", "insufficient",
-      "pending-for-input", "known-unbound", "disconnected-unbound", "insufficient-unbound", "discovering-unbound",
-      "binding");
 
   private final Pool db;
   private final ReleaseCatalog catalog;
@@ -57,6 +57,7 @@ public final class RestApi {
   private final Function<InfraEnvRow, String> downloadUrl;
   private final long bodyLimitBytes;
   private final BusPublisher bus;
+  private final Brain brain;
 
   /** Publishes to the bus; the future fails when the broker did not take the record. */
   @FunctionalInterface
@@ -73,8 +74,9 @@ public final class RestApi {
           "error", "cancelled", "finalizing"));
 
   public RestApi(Pool db, ReleaseCatalog catalog, UserAuth auth, Function<InfraEnvRow, String> downloadUrl,
-      long bodyLimitBytes, BusPublisher bus) {
+      long bodyLimitBytes, BusPublisher bus, Brain brain) {
     this.bus = bus;
+    this.brain = brain;
     this.db = db;
     this.catalog = catalog;
     this.auth = auth;
@@ -204,6 +206,13 @@ public final class RestApi {
               return next;
             });
           }))
+          // upstream re-evaluates the cluster at once: validations and status answer the new settings
+          .compose(c -> Future.fromCompletionStage(brain.refresh(WorkKey.cluster(id)).toCompletionStage(),
+              ctx.vertx().getOrCreateContext()).<Object>map(r -> r).recover(e -> {
+                LOG.atWarn().setCause(e).addKeyValue("cluster_id", id).log("refresh after update failed; the monitor retries");
+                return Future.succeededFuture();
+              }))
+          .compose(r -> cluster(t, id))
           .compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, true)));
     });
   }
@@ -251,8 +260,12 @@ public final class RestApi {
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       return cluster(t, id).compose(c -> {
         if (!ACTION_FROM.get(action).contains(c.status())) {
-          throw ApiError.conflict("cluster " + id + " is " + c.status() + "; " + action + " is possible only from "
-              + new java.util.TreeSet<>(ACTION_FROM.get(action)));
+          JsonObject extra = null;
+          if (ClusterActionRequested.INSTALL.equals(action) && c.validationsInfo() != null) {
+            extra = new JsonObject().put("validations_info", c.validationsInfo().toString()); // as upstream: why not ready
+          }
+          throw new ApiError(409, null, "cluster " + id + " is " + c.status() + "; " + action + " is possible only from "
+              + new java.util.TreeSet<>(ACTION_FROM.get(action)), extra);
         }
         BusEvent e = BusEvent.ofCluster(id.toString(), new ClusterActionRequested(action, "tenant:" + t.name()));
         return bus.publish(Topics.CLUSTER_ACTIONS, e)
@@ -404,33 +417,19 @@ public final class RestApi {
     });
   }
 
+  /** Role, host name and installation disk go through the host state machine, which re-validates the host. */
   private void updateHost(RoutingContext ctx) {
     handle(ctx, 201, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID ie = Requests.pathUuid(ctx, "infra_env_id");
       UUID id = Requests.pathUuid(ctx, "host_id");
-      JsonObject p = HostParams.forUpdate(Requests.body(ctx));
-      return db.withTransaction(tx -> HostRepository.get(tx, t.name(), ie, id)
-          .map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)))
-          .compose(h -> {
-            if (!HOST_EDITABLE.contains(h.status())) {
-              throw new ApiError(400, "host " + id + " is " + h.status()
-                  + "; role, host name and disks can be set only before installation");
-            }
-            HostRow next = HostUpdates.apply(h, p);
-            Future<Void> events = Future.succeededFuture();
-            if (!next.role().equals(h.role())) {
-              events = EventRepository.record(tx, EventRecord.info(t.name(), "host_role_updated",
-                  "Host " + displayName(next) + ": role set to " + next.role(), h.clusterId(), ie, id));
-            }
-            return events.compose(v -> HostRepository.updateUserFields(tx, next, h.rowVersion())).map(ok -> {
-              if (!ok) {
-                throw ApiError.conflict("host " + id + " was changed concurrently; retry");
-              }
-              return next;
-            });
-          }))
-          .compose(h -> host(t, ie, id))
+      HostUpdates u = HostUpdates.of(HostParams.forUpdate(Requests.body(ctx)));
+      return host(t, ie, id)
+          .compose(h -> Future.fromCompletionStage(brain.updateHost(ie, id, u.role(), u.hostname(), u.diskId(),
+              u.diskField(), u.specChanges()).toCompletionStage(), ctx.vertx().getOrCreateContext()))
+          .recover(e -> Future.failedFuture(e instanceof HostUpdateRejected r ? new ApiError(r.status(), r.field(),
+              r.getMessage()) : e))
+          .compose(v -> host(t, ie, id))
           .map(ApiViews::host);
     });
   }

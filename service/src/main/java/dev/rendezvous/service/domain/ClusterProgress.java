@@ -20,7 +20,7 @@ public record ClusterProgress(
     for (HostSnapshot h : c.hosts()) {
       List<HostStage> stages = StageSequences.forHost(h, c.singleNode());
       total += stages.size();
-      int i = stages.indexOf(h.stage());
+      int i = h.stage() == null ? -1 : stages.indexOf(h.stage());
       done += i < 0 ? 0 : i + 1;
     }
     int installing = total == 0 ? 0 : (int) (done * 100 / total);

@@ -432,7 +432,7 @@ public final class HostValidator {
   }
 
   private Outcome diskSpeed(Ctx c) {
-    HostSnapshot.DiskSpeed s = c.host().diskSpeeds().get(c.host().installationDiskPath());
+    HostSnapshot.DiskSpeed s = c.host().installationDiskPath() == null ? null : c.host().diskSpeeds().get(c.host().installationDiskPath());
     if (s == null || !s.tested()) {
       return new Outcome(SUCCESS, "Speed of installation disk has not yet been measured");
     }
@@ -444,7 +444,7 @@ public final class HostValidator {
   }
 
   static boolean diskSpeedCheckSuccessful(HostSnapshot h) {
-    HostSnapshot.DiskSpeed s = h.diskSpeeds().get(h.installationDiskPath());
+    HostSnapshot.DiskSpeed s = h.installationDiskPath() == null ? null : h.diskSpeeds().get(h.installationDiskPath());
     return s != null && s.tested() && s.exitCode() == 0;
   }
 

@@ -75,41 +75,6 @@ public final class HostRepository {
         });
   }
 
-  /** Registration from the bus: a new row, or a re-registration that wipes what the old hardware reported. */
-  public static Future<Void> upsertRegistered(SqlClient db, UUID id, UUID infraEnvId, UUID clusterId, String status,
-      String statusInfo, String agentVersion, OffsetDateTime at) {
-    return db.preparedQuery("INSERT INTO hosts (id, infra_env_id, cluster_id, status, status_info, status_updated_at,"
-            + " discovery_agent_version, registered_at, checked_in_at, created_at, updated_at)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $6, $6, $6, $6)"
-            + " ON CONFLICT (id, infra_env_id) DO UPDATE SET cluster_id = EXCLUDED.cluster_id, status = EXCLUDED.status,"
-            + " status_info = EXCLUDED.status_info, status_updated_at = EXCLUDED.status_updated_at,"
-            + " discovery_agent_version = EXCLUDED.discovery_agent_version, inventory = NULL, connectivity = NULL,"
-            + " validations_info = NULL, progress = NULL, step_results = '{}'::jsonb, checked_in_at = EXCLUDED.checked_in_at,"
-            + " registered_at = EXCLUDED.registered_at, updated_at = EXCLUDED.updated_at, row_version = hosts.row_version + 1")
-        .execute(Tuple.from(Arrays.asList(id, infraEnvId, clusterId, status, statusInfo, at, agentVersion)))
-        .mapEmpty();
-  }
-
-  /**
-   * Presence: the agent was heard from. Not a state change, so the row version stays (a check-in
-   * must not make a concurrent state writer fail); gateways send at most one per host per interval.
-   */
-  public static Future<Void> touchCheckedIn(SqlClient db, UUID id, UUID infraEnvId, OffsetDateTime at) {
-    return db.preparedQuery("UPDATE hosts SET checked_in_at = $1 WHERE id = $2 AND infra_env_id = $3"
-            + " AND (checked_in_at IS NULL OR checked_in_at < $1)")
-        .execute(Tuple.of(at, id, infraEnvId))
-        .mapEmpty();
-  }
-
-  public static Future<Boolean> updateUserFields(SqlClient db, HostRow h, long expectedVersion) {
-    return db.preparedQuery("UPDATE hosts SET role = $1, requested_hostname = $2, installation_disk_id = $3,"
-            + " installation_disk_path = $4, spec = $5, updated_at = $6, row_version = row_version + 1"
-            + " WHERE id = $7 AND infra_env_id = $8 AND row_version = $9")
-        .execute(Tuple.from(Arrays.asList(h.role(), h.requestedHostname(), h.installationDiskId(),
-            h.installationDiskPath(), h.spec(), Times.now(), h.id(), h.infraEnvId(), expectedVersion)))
-        .map(rs -> rs.rowCount() == 1);
-  }
-
   public static Future<Boolean> delete(SqlClient db, UUID infraEnvId, UUID id) {
     return db.preparedQuery("DELETE FROM hosts WHERE id = $1 AND infra_env_id = $2")
         .execute(Tuple.of(id, infraEnvId))

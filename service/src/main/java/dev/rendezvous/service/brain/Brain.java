@@ -1,0 +1,437 @@
+package dev.rendezvous.service.brain;
+
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.BusProducer;
+import dev.rendezvous.bus.Topics;
+import dev.rendezvous.bus.event.AgentPresence;
+import dev.rendezvous.bus.event.ClusterActionRequested;
+import dev.rendezvous.bus.event.HostProgressReported;
+import dev.rendezvous.bus.event.HostRegistered;
+import dev.rendezvous.bus.event.StepReplyReceived;
+import dev.rendezvous.bus.event.StepsToDeliver;
+import dev.rendezvous.service.domain.HostRole;
+import dev.rendezvous.service.domain.HostStatus;
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.Step;
+import dev.rendezvous.service.domain.StepIdGenerator;
+import dev.rendezvous.service.domain.Steps;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs units of work: for one key (a cluster, or an infra-env's unbound hosts), in that key's lane, load
+ * (or take from the cache) the cluster and all its hosts, let {@link BrainRules} apply the domain, write
+ * every changed row, the events and the bus event claim in one transaction guarded by row versions, and
+ * after the commit publish the hosts' next steps. A version conflict (another writer, e.g. a stale owner
+ * after a rebalance, or a REST update in another instance) drops the cached copy and runs the work again
+ * on fresh rows, a bounded number of times; a replayed bus event changes nothing.
+ */
+public final class Brain {
+  private static final Logger LOG = LoggerFactory.getLogger(Brain.class);
+  static final int MAX_ATTEMPTS = 4;
+
+  /** Told about every committed unit of work (metrics, benchmarks). */
+  public interface Listener {
+    void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed);
+  }
+
+  private final Pool pool;
+  private final BusProducer producer;
+  private final Clock clock;
+  private final BrainStore store;
+  private final Lanes lanes;
+  private final BrainRules rules;
+  /** Parsed state per key, reused while its row versions hold. Touched on the key's lane context only. */
+  private final Map<WorkKey, Loaded> cache = new ConcurrentHashMap<>();
+  /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
+  private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
+  /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
+  private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
+  private volatile Listener listener = (k, e, h, s) -> { };
+
+  public Brain(Vertx vertx, Pool pool, BusProducer producer, DomainConfig config, Clock clock) {
+    this(vertx, pool, producer, config, clock, Math.max(1, Runtime.getRuntime().availableProcessors()));
+  }
+
+  public Brain(Vertx vertx, Pool pool, BusProducer producer, DomainConfig config, Clock clock, int lanes) {
+    this.pool = pool;
+    this.producer = producer;
+    this.clock = clock;
+    this.store = new BrainStore(pool);
+    this.lanes = new Lanes(vertx, lanes);
+    this.rules = new BrainRules(config, StepIdGenerator.random());
+  }
+
+  public void listener(Listener l) {
+    this.listener = l;
+  }
+
+  BrainRules rules() {
+    return rules;
+  }
+
+  BrainStore store() {
+    return store;
+  }
+
+  /** Now, truncated to what PostgreSQL stores, so cached and reloaded values compare equal. */
+  Instant now() {
+    return clock.instant().truncatedTo(ChronoUnit.MICROS);
+  }
+
+  static Instant micros(Instant t) {
+    return t == null ? null : t.truncatedTo(ChronoUnit.MICROS);
+  }
+
+  /** Forgets every cached key (e.g. when this instance's partitions changed). */
+  public void clearCache() {
+    cache.clear();
+  }
+
+  // ----------------------------------------------------------------------------------------- key lookup
+
+  /** The key an event's work runs under: its cluster if the envelope names one, else the host's, else the infra-env's. */
+  Future<Optional<WorkKey>> keyFor(BusEvent e) {
+    UUID cluster = uuid(e.clusterId());
+    if (cluster != null) {
+      return Future.succeededFuture(Optional.of(WorkKey.cluster(cluster)));
+    }
+    UUID host = uuid(e.hostId());
+    UUID infraEnv = uuid(e.infraEnvId());
+    if (infraEnv == null) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    if (host != null) {
+      WorkKey known = hostKeys.get(host);
+      if (known != null) {
+        return Future.succeededFuture(Optional.of(known));
+      }
+      return store.keyOfHost(host, infraEnv).compose(k -> k.isPresent() ? Future.succeededFuture(k) : keyOfInfraEnv(infraEnv));
+    }
+    return keyOfInfraEnv(infraEnv);
+  }
+
+  Future<Optional<WorkKey>> keyOfInfraEnv(UUID infraEnv) {
+    return store.infraEnv(infraEnv).map(ie -> ie.map(i -> i.clusterId() != null ? WorkKey.cluster(i.clusterId())
+        : WorkKey.unbound(i.id())));
+  }
+
+  Future<Optional<WorkKey>> keyOfHost(UUID hostId, UUID infraEnvId) {
+    WorkKey known = hostKeys.get(hostId);
+    return known != null ? Future.succeededFuture(Optional.of(known)) : store.keyOfHost(hostId, infraEnvId);
+  }
+
+  // --------------------------------------------------------------------------------------- units of work
+
+  /** The outcome of a unit of work for its caller. */
+  public enum Result { COMMITTED, NOTHING_TO_DO, REPLAYED, GONE }
+
+  /**
+   * Runs {@code body} on the key's current state in its lane and commits what it changed, claiming
+   * {@code eventId} (null: nothing to claim) in the same transaction. The body may run more than once
+   * (after a version conflict); it must only act on the {@link Work} it is given.
+   */
+  public Future<Result> run(WorkKey key, String eventId, Consumer<Work> body) {
+    return lanes.submit(key, () -> attempt(key, eventId, body, 1));
+  }
+
+  /** Like {@link #run} but in the lane only: for work that needs no unit (e.g. a check-in touch). */
+  <T> Future<T> inLane(WorkKey key, java.util.function.Supplier<Future<T>> task) {
+    return lanes.submit(key, task);
+  }
+
+  private Future<Result> attempt(WorkKey key, String eventId, Consumer<Work> body, int n) {
+    return loaded(key).compose(base -> {
+      if (base.cluster() == null && key.isCluster()) {
+        return Future.succeededFuture(Result.GONE); // cluster deleted: its events have nothing to act on
+      }
+      Work w = new Work(base, now());
+      body.accept(w);
+      rules.plan(w, pushed::get);
+      if (!w.changed() && eventId == null) {
+        return Future.succeededFuture(Result.NOTHING_TO_DO);
+      }
+      if (w.tenant() == null) {
+        LOG.atWarn().addKeyValue("key", key).log("no tenant for work; nothing written");
+        return Future.succeededFuture(Result.GONE);
+      }
+      return store.commit(w, eventId).compose(outcome -> switch (outcome) {
+        case COMMITTED -> {
+          Loaded after = w.committed();
+          cache.put(key, after);
+          after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
+          publish(w);
+          listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
+          yield Future.succeededFuture(Result.COMMITTED);
+        }
+        case REPLAY -> Future.succeededFuture(Result.REPLAYED);
+        case STALE -> {
+          cache.remove(key);
+          if (n >= MAX_ATTEMPTS) {
+            yield Future.failedFuture(new IllegalStateException(key + " kept changing under " + n + " attempts"));
+          }
+          LOG.atDebug().addKeyValue("key", key).addKeyValue("attempt", n).log("stale state, reloading");
+          yield attempt(key, eventId, body, n + 1);
+        }
+      });
+    }).onFailure(e -> {
+      if (!(e instanceof HostUpdateRejected)) {
+        cache.remove(key);
+      }
+    });
+  }
+
+  private Future<Loaded> loaded(WorkKey key) {
+    Loaded c = cache.get(key);
+    if (c != null) {
+      return Future.succeededFuture(c);
+    }
+    return store.load(key).map(l -> {
+      l.hosts().keySet().forEach(h -> hostKeys.put(h, key));
+      return l;
+    });
+  }
+
+  /** The cached host, if its key is cached (check-ins update it in place). */
+  Optional<HostSnapshot> cachedHost(WorkKey key, UUID hostId) {
+    Loaded l = cache.get(key);
+    return l == null ? Optional.empty() : Optional.ofNullable(l.hosts().get(hostId)).map(HostRecord::snapshot);
+  }
+
+  /** A check-in seen and written: keep the cached copy in step with the row (same row version). */
+  void touched(WorkKey key, UUID hostId, Instant at, long hostTimestamp) {
+    Loaded l = cache.get(key);
+    if (l == null || !l.hosts().containsKey(hostId)) {
+      return;
+    }
+    HostRecord r = l.hosts().get(hostId);
+    HostSnapshot s = r.snapshot();
+    Instant in = s.checkedInAt() == null || at.isAfter(s.checkedInAt()) ? at : s.checkedInAt();
+    HostSnapshot next = s.toBuilder().checkedInAt(in).hostTimestamp(Math.max(s.hostTimestamp(), hostTimestamp)).build();
+    Map<UUID, HostRecord> hosts = new java.util.LinkedHashMap<>(l.hosts());
+    hosts.put(hostId, r.withSnapshot(next));
+    cache.put(key, new Loaded(key, l.tenant(), l.cluster(), hosts, l.staticNetworking()));
+  }
+
+  /** Drops a key from the cache so its next unit reads the rows again. */
+  void forget(WorkKey key) {
+    cache.remove(key);
+  }
+
+
+  // ------------------------------------------------------------------------------------------- handlers
+
+  /** A host registered at a gateway: its row is created (or reset) through the domain, once per event id. */
+  public Future<Result> hostRegistered(BusEvent e, HostRegistered reg) {
+    UUID hostId = uuid(reg.hostId());
+    UUID infraEnvId = uuid(reg.infraEnvId());
+    if (hostId == null || infraEnvId == null) {
+      LOG.atWarn().addKeyValue("event_id", e.eventId()).log("registration with malformed ids skipped");
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    Instant at = micros(e.occurredAt());
+    return store.infraEnv(infraEnvId).compose(ie -> {
+      if (ie.isEmpty()) {
+        LOG.atWarn().addKeyValue("infra_env_id", infraEnvId).addKeyValue("host_id", hostId)
+            .log("registration for an unknown infra-env skipped");
+        return Future.succeededFuture(Result.NOTHING_TO_DO);
+      }
+      BrainStore.InfraEnvInfo info = ie.get();
+      WorkKey key = info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId);
+      return run(key, e.eventId(), w -> {
+        w.tenant(info.tenant());
+        w.staticNetworking(infraEnvId, info.staticNetworking());
+        rules.register(w, hostId, infraEnvId, info.clusterId(), reg.discoveryAgentVersion(), at);
+      });
+    });
+  }
+
+  /** An agent's step reply. */
+  public Future<Result> stepReply(BusEvent e, StepReplyReceived reply) {
+    UUID hostId = uuid(e.hostId());
+    if (hostId == null) {
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    Instant at = micros(e.occurredAt());
+    return keyFor(e).compose(k -> k.isEmpty() ? Future.succeededFuture(Result.GONE) : run(k.get(), e.eventId(),
+        w -> rules.stepReply(w, hostId, reply.stepType(), reply.exitCode(), reply.output(), reply.error(), at)));
+  }
+
+  /**
+   * Presence. A check-in moves checked_in_at (no row version bump: it is not a state change) and, for a
+   * disconnected host, refreshes it at once; a (re)connection also re-plans and pushes the host's steps, as
+   * it may have missed some. A disconnection is decided by the monitor's timeout, not by one event.
+   */
+  public Future<Result> presence(BusEvent e, AgentPresence p) {
+    UUID hostId = uuid(e.hostId());
+    UUID infraEnvId = uuid(e.infraEnvId());
+    if (hostId == null || infraEnvId == null || AgentPresence.DISCONNECTED.equals(p.state())) {
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    Instant at = micros(e.occurredAt());
+    return keyFor(e).compose(k -> {
+      if (k.isEmpty()) {
+        return Future.succeededFuture(Result.GONE);
+      }
+      WorkKey key = k.get();
+      Future<Boolean> touched = inLane(key, () -> store.touch(hostId, infraEnvId, at, at.getEpochSecond()).map(ok -> {
+        if (ok) {
+          touched(key, hostId, at, at.getEpochSecond());
+        }
+        return cachedHost(key, hostId).map(h -> h.status() == HostStatus.DISCONNECTED
+            || h.status() == HostStatus.DISCONNECTED_UNBOUND).orElse(false);
+      }));
+      return touched.compose(wasDisconnected -> {
+        if (AgentPresence.CONNECTED.equals(p.state())) {
+          return run(key, e.eventId(), w -> {
+            w.forcePush(hostId);
+            rules.settle(w, List.of(hostId));
+          });
+        }
+        return wasDisconnected ? run(key, null, w -> rules.settle(w, List.of(hostId)))
+            : Future.succeededFuture(Result.NOTHING_TO_DO);
+      });
+    });
+  }
+
+  /** Installer progress (stage Failed moves the host to error). A refused report is logged, nothing changes. */
+  public Future<Result> progress(BusEvent e, HostProgressReported p) {
+    UUID hostId = uuid(e.hostId());
+    if (hostId == null) {
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    return keyFor(e).compose(k -> k.isEmpty() ? Future.succeededFuture(Result.GONE) : run(k.get(), e.eventId(),
+        w -> rules.progress(w, hostId, p.currentStage(), p.progressInfo()).ifPresent(why -> LOG.atWarn()
+            .addKeyValue("host_id", hostId).addKeyValue("stage", p.currentStage()).log("progress refused: " + why))));
+  }
+
+  /** install, cancel or reset, accepted by the REST API (202) and applied here. */
+  public Future<Result> clusterAction(BusEvent e, ClusterActionRequested a) {
+    UUID cluster = uuid(e.clusterId());
+    if (cluster == null) {
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.clusterAction(w, a.action()));
+  }
+
+  /**
+   * A user's host update through the domain (each field null when not given): role, host name, installation
+   * disk ({@code diskField} names the request field for errors) and extras merged into the host's spec.
+   * Fails with {@link HostUpdateRejected} when the domain refuses.
+   */
+  public Future<Void> updateHost(UUID infraEnvId, UUID hostId, HostRole role, String hostname, String diskId,
+      String diskField, io.vertx.core.json.JsonObject specChanges) {
+    return keyOfHost(hostId, infraEnvId).compose(k -> {
+      if (k.isEmpty()) {
+        return Future.failedFuture(new HostUpdateRejected(404, null, "host " + hostId + " not found"));
+      }
+      return run(k.get(), null, w -> {
+        String spec = null;
+        HostRecord r = w.record(hostId);
+        if (specChanges != null && !specChanges.isEmpty() && r != null) {
+          io.vertx.core.json.JsonObject merged = new io.vertx.core.json.JsonObject(r.spec()).mergeIn(specChanges);
+          spec = SnapshotMapper.canonical(SnapshotMapper.object(merged.encode()));
+        }
+        rules.updateHost(w, hostId, role, hostname, diskId, diskField, spec);
+      }).mapEmpty();
+    });
+  }
+
+  /** Reads the key again and refreshes it now (e.g. after the REST API changed a cluster's settings). */
+  public Future<Result> refresh(WorkKey key) {
+    return inLane(key, () -> {
+      forget(key);
+      return Future.succeededFuture();
+    }).compose(v -> run(key, null, w -> rules.settle(w, w.hostIds())));
+  }
+
+  /** A periodic refresh from the cache (timeouts, due pushes). */
+  Future<Result> monitorRefresh(WorkKey key) {
+    return run(key, null, w -> rules.settle(w, w.hostIds()));
+  }
+
+  /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */
+  void dropStale(Map<WorkKey, BrainStore.Versions> current) {
+    for (WorkKey k : List.copyOf(cache.keySet())) {
+      BrainStore.Versions v = current.get(k);
+      cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l) ? l : null);
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------- steps out
+
+  /** Publishes the work's plans in order (the bootstrap's last), without waiting: a failed one is pushed again. */
+  private void publish(Work w) {
+    List<Work.Push> pushes = new ArrayList<>(w.pushes());
+    pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
+    for (Work.Push p : pushes) {
+      HostSnapshot h = p.host();
+      pushed.put(h.id(), new BrainRules.PushMark(p.signature(), w.now));
+      Steps s = p.plan().steps();
+      List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
+      for (Step st : s.instructions()) {
+        steps.add(new StepsToDeliver.Step(st.stepType().wire(), st.stepId(), st.args()));
+      }
+      BusEvent out = BusEvent.of(h.clusterId() == null ? null : h.clusterId().toString(), h.infraEnvId().toString(),
+          h.id().toString(), new StepsToDeliver(s.nextInstructionSeconds(), s.postStepAction(), steps));
+      producer.publish(Topics.STEPS, out).whenComplete((md, err) -> {
+        if (err != null) {
+          LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
+          pushed.remove(h.id());
+        }
+      });
+    }
+  }
+
+  /** A stable digest of a plan without its step ids: equal plans need no new push. */
+  static String signature(HostSnapshot h, Steps s) {
+    StringBuilder b = new StringBuilder(256);
+    b.append(h.status() == null ? "" : h.status().wire()).append('|').append(s.nextInstructionSeconds()).append('|')
+        .append(s.postStepAction());
+    for (Step st : s.instructions()) {
+      b.append('|').append(st.stepType().wire());
+      for (String a : st.args()) {
+        b.append('\u0001').append(a);
+      }
+    }
+    try {
+      byte[] d = MessageDigest.getInstance("SHA-256").digest(b.toString().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(d, 0, 12);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static UUID uuid(String s) {
+    try {
+      return s == null || s.isBlank() ? null : UUID.fromString(s);
+    } catch (IllegalArgumentException e) {
+      return null;
+    }
+  }
+
+  Context contextFor(WorkKey key) {
+    return lanes.contextFor(key);
+  }
+}

@@ -1,0 +1,104 @@
+package dev.rendezvous.service.brain;
+
+import dev.rendezvous.bus.BusConsumer;
+import dev.rendezvous.bus.Topics;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The clock-driven half of the brain (upstream's host and cluster monitors): every interval, for each
+ * cluster (and infra-env with unbound hosts) whose partition this instance owns, a refresh unit in the key's
+ * lane: disconnection, preparation and installation timeouts, role suggestions, and step plans due again.
+ * Each tick first compares the database's row versions with the cache and drops what someone else changed
+ * (a cluster's settings edited through the REST API of another instance, ...). A new partition assignment
+ * empties the cache: rows may have moved on while another instance owned them.
+ */
+public final class BrainMonitor {
+  private static final Logger LOG = LoggerFactory.getLogger(BrainMonitor.class);
+
+  private final Vertx vertx;
+  private final Brain brain;
+  private final BusConsumer consumer;
+  private final String bootstrap;
+  private final String topic;
+  private volatile int partitions;
+  private Set<TopicPartition> lastAssignment;
+  private long timer = -1;
+  private boolean ticking;
+
+  /** {@code topic}: a topic of the consumer whose partition numbers say which keys this instance owns. */
+  public BrainMonitor(Vertx vertx, Brain brain, BusConsumer consumer, String bootstrap, String topic) {
+    this.vertx = vertx;
+    this.brain = brain;
+    this.consumer = consumer;
+    this.bootstrap = bootstrap;
+    this.topic = topic;
+  }
+
+  public void start(long intervalMillis) {
+    vertx.getOrCreateContext().runOnContext(v -> timer = vertx.setPeriodic(intervalMillis, id -> tick()));
+  }
+
+  public void stop() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+  }
+
+  /** One pass; skipped while the previous one still runs. */
+  public Future<Integer> tick() {
+    if (ticking) {
+      return Future.succeededFuture(0);
+    }
+    ticking = true;
+    return partitionCount().compose(count -> {
+      Set<TopicPartition> assignment = consumer.assignment();
+      if (assignment != lastAssignment) {
+        brain.clearCache();
+        lastAssignment = assignment;
+      }
+      Set<Integer> owned = new HashSet<>();
+      assignment.stream().filter(tp -> tp.topic().equals(topic)).forEach(tp -> owned.add(tp.partition()));
+      if (owned.isEmpty() || count == 0) {
+        return Future.succeededFuture(0);
+      }
+      return brain.store().versions().compose(versions -> {
+        brain.dropStale(versions);
+        List<Future<?>> runs = new ArrayList<>();
+        for (WorkKey k : versions.keySet()) {
+          if (owned.contains(Topics.partitionFor(k.partitionKey(), count))) {
+            runs.add(brain.monitorRefresh(k));
+          }
+        }
+        return Future.join(runs).map(v -> runs.size());
+      });
+    }).onFailure(e -> LOG.atWarn().setCause(e).log("monitor pass failed; retried next interval"))
+        .onComplete(ar -> ticking = false);
+  }
+
+  /** The topic's partition count, asked once from the broker (a blocking admin call, on a worker). */
+  private Future<Integer> partitionCount() {
+    if (partitions > 0) {
+      return Future.succeededFuture(partitions);
+    }
+    return vertx.executeBlocking(() -> {
+      try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
+        int n = admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
+            .partitions().size();
+        partitions = n;
+        return n;
+      }
+    }, false);
+  }
+}

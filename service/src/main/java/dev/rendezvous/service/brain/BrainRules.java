@@ -1,0 +1,442 @@
+package dev.rendezvous.service.brain;
+
+import dev.rendezvous.service.domain.ClusterContext;
+import dev.rendezvous.service.domain.ClusterEvent;
+import dev.rendezvous.service.domain.ClusterStateMachine;
+import dev.rendezvous.service.domain.ClusterTransition;
+import dev.rendezvous.service.domain.DiskEligibility;
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.DomainEvent;
+import dev.rendezvous.service.domain.EventSeverity;
+import dev.rendezvous.service.domain.HostEvent;
+import dev.rendezvous.service.domain.HostRole;
+import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.HostStage;
+import dev.rendezvous.service.domain.HostStateMachine;
+import dev.rendezvous.service.domain.HostTransition;
+import dev.rendezvous.service.domain.InstallOrchestrator;
+import dev.rendezvous.service.domain.Inventory;
+import dev.rendezvous.service.domain.InvalidStepOutputException;
+import dev.rendezvous.service.domain.MajorityGroups;
+import dev.rendezvous.service.domain.NextStepPlanner;
+import dev.rendezvous.service.domain.RoleAssigner;
+import dev.rendezvous.service.domain.StepIdGenerator;
+import dev.rendezvous.service.domain.StepOutputs;
+import dev.rendezvous.service.domain.StepPlan;
+import dev.rendezvous.service.domain.StepType;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Function;
+
+/**
+ * What each kind of input does to a {@link Work}, in domain terms: apply the event to its host, store step
+ * outputs, then settle (majority groups, role suggestions, host refreshes, cluster refresh, again while the
+ * cluster moves), then plan every host's next steps and decide which plans to push. No I/O.
+ */
+final class BrainRules {
+  /** Rounds of host+cluster refresh per unit: enough for ready → preparing → installing in one go. */
+  private static final int SETTLE_ROUNDS = 4;
+
+  private final DomainConfig config;
+  private final HostStateMachine hostMachine;
+  private final ClusterStateMachine clusterMachine;
+  private final RoleAssigner roles;
+  private final NextStepPlanner planner;
+  private final InstallOrchestrator installer;
+
+  BrainRules(DomainConfig config, StepIdGenerator ids) {
+    this.config = config;
+    this.hostMachine = new HostStateMachine(config);
+    this.clusterMachine = new ClusterStateMachine(config);
+    this.roles = new RoleAssigner(config);
+    this.planner = new NextStepPlanner(config, ids);
+    this.installer = new InstallOrchestrator(config);
+  }
+
+  // ------------------------------------------------------------------------------------- registration
+
+  /** A host registered. Rejected (cluster not accepting hosts, ...): an event, and no row. */
+  void register(Work w, UUID hostId, UUID infraEnvId, UUID clusterId, String agentVersion, Instant at) {
+    HostSnapshot h = w.host(hostId);
+    boolean isNew = h == null;
+    if (isNew) {
+      h = HostSnapshot.builder(hostId, infraEnvId).clusterId(clusterId).registeredAt(w.now)
+          .staticNetworking(Boolean.TRUE.equals(w.staticNetworking(infraEnvId))).discoveryAgentVersion(agentVersion)
+          .build();
+    }
+    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.Register(agentVersion), w.now);
+    if (t.rejected()) {
+      String name = h.nameForMessages();
+      w.event(new DomainEvent("host_registration_failed", EventSeverity.ERROR, "Host " + name
+          + ": Failed to register: " + t.rejection().message(), clusterId, hostId, infraEnvId, Map.of("host_name", name)));
+      return;
+    }
+    if (isNew) {
+      w.insert(h);
+    }
+    w.apply(hostId, t);
+    contact(w, hostId, at);
+    w.connectivityInputsChanged = true;
+    settle(w, w.hostIds());
+  }
+
+  // ---------------------------------------------------------------------------------------- step replies
+
+  /** A step reply: route by step type and exit code (§6 reply routing), then settle. */
+  void stepReply(Work w, UUID hostId, String stepType, int exitCode, String output, String error, Instant at) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null) {
+      return;
+    }
+    Optional<StepType> type = StepType.parse(stepType);
+    if (exitCode == 256) {
+      contact(w, hostId, at);
+      w.apply(hostId, hostMachine.apply(w.host(hostId), w.cluster(), new HostEvent.MediaDisconnected(), w.now));
+      settle(w, List.of(hostId));
+      return;
+    }
+    HostSnapshot before = w.host(hostId);
+    boolean allHosts;
+    try {
+      allHosts = store(w, before, type.orElse(null), exitCode, output, error);
+    } catch (InvalidStepOutputException e) {
+      String name = before.nameForMessages();
+      w.event(DomainEventFactory.host(before, "host_step_reply_invalid", EventSeverity.WARNING, "Host " + name
+          + ": the " + stepType + " step reply was refused: " + e.getMessage()));
+      return; // nothing else: the stored state stays as it was
+    }
+    contact(w, hostId, at);
+    if (exitCode == 0 && w.host(hostId).mediaDisconnected()) {
+      w.put(w.host(hostId).toBuilder().mediaDisconnected(false).build()); // media is back
+    }
+    settle(w, allHosts ? w.hostIds() : List.of(hostId));
+  }
+
+  /** Stores one reply's output; true when other hosts' validations depend on it (inventory, connectivity). */
+  private boolean store(Work w, HostSnapshot h, StepType type, int exitCode, String output, String error) {
+    if (type == null) {
+      return false;
+    }
+    if (exitCode != 0 && type == StepType.INSTALL) {
+      if (exitCode == 125 && error != null && error.contains("container name assisted-installer is already in use")) {
+        return false; // the installer is already running: not a failure
+      }
+      String reason = "installation command failed" + (error == null || error.isBlank() ? "" : ": " + error.strip());
+      w.apply(h.id(), hostMachine.apply(h, w.cluster(), new HostEvent.InstallationFailed(reason), w.now));
+      return false;
+    }
+    boolean processedOnFailure = type == StepType.CONTAINER_IMAGE_AVAILABILITY || type == StepType.INSTALLATION_DISK_SPEED_CHECK
+        || type == StepType.TANG_CONNECTIVITY_CHECK;
+    if (exitCode != 0 && !processedOnFailure) {
+      return false;
+    }
+    HostSnapshot.Builder b = h.toBuilder();
+    switch (type) {
+      case INVENTORY -> {
+        Inventory inv = StepOutputs.inventory(output);
+        b.inventory(inv);
+        chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
+        w.put(b.build());
+        w.connectivityInputsChanged = true;
+        return true;
+      }
+      case CONNECTIVITY_CHECK -> {
+        w.put(b.connectivity(StepOutputs.connectivity(output)).build());
+        w.connectivityInputsChanged = true;
+        return true;
+      }
+      case NTP_SYNCHRONIZER -> b.ntpSources(StepOutputs.ntp(output).ntpSources());
+      case DOMAIN_RESOLUTION -> b.domainResolutions(StepOutputs.domainResolution(output));
+      case API_VIP_CONNECTIVITY_CHECK -> b.apiVipConnectivity(StepOutputs.apiVipConnectivity(output));
+      case TANG_CONNECTIVITY_CHECK -> b.tangConnectivity(StepOutputs.tangConnectivity(output));
+      case CONTAINER_IMAGE_AVAILABILITY -> {
+        if (output == null || output.isBlank()) {
+          return false; // a concurrent run's empty answer
+        }
+        Map<String, StepOutputs.ImageAvailability> byName = new LinkedHashMap<>();
+        h.imagesStatus().forEach(i -> byName.put(i.name(), i));
+        StepOutputs.imageAvailability(output).images().forEach(i -> byName.put(i.name(), i));
+        b.imagesStatus(List.copyOf(byName.values()));
+      }
+      case INSTALLATION_DISK_SPEED_CHECK -> {
+        if (output == null || output.isBlank()) {
+          return false;
+        }
+        StepOutputs.DiskSpeedResponse r = StepOutputs.diskSpeed(output);
+        String path = r.path() == null || r.path().isEmpty() ? h.installationDiskPath() : r.path();
+        Map<String, HostSnapshot.DiskSpeed> speeds = new LinkedHashMap<>(h.diskSpeeds());
+        speeds.put(path, new HostSnapshot.DiskSpeed(true, exitCode, r.ioSyncDuration()));
+        b.diskSpeeds(speeds);
+        long threshold = speedThresholdMs(w, h);
+        if (exitCode == 0 && r.ioSyncDuration() > threshold) {
+          w.event(DomainEventFactory.host(h, "disk_speed_slower_than_supported", EventSeverity.WARNING, "Host "
+              + h.nameForMessages() + ": the installation disk " + path + " is slower than supported (fdatasync "
+              + r.ioSyncDuration() + " ms, threshold " + threshold + " ms)"));
+        }
+      }
+      case FREE_NETWORK_ADDRESSES -> {
+        w.putRecord(w.record(h.id()).withOtherResult("free_addresses", validJson(output, "free_addresses")));
+        return false;
+      }
+      default -> {
+        return false;
+      }
+    }
+    w.put(b.build());
+    return false;
+  }
+
+  private static String validJson(String output, String what) {
+    try {
+      StepOutputs.JSON.readTree(output == null ? "" : output);
+      if (output == null || output.isBlank()) {
+        throw new InvalidStepOutputException(what, "output is empty", null);
+      }
+      return output;
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new InvalidStepOutputException(what, "not valid JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  private long speedThresholdMs(Work w, HostSnapshot h) {
+    ClusterContext c = w.cluster();
+    return config.hardware().forRole(h.effectiveRole(), c != null && c.singleNode(),
+        c == null ? null : c.openshiftVersion(), null).installationDiskSpeedThresholdMs();
+  }
+
+  /** Upstream re-picks the install disk on a new inventory when the current one is unset or gone. */
+  private Optional<Inventory.Disk> chooseInstallationDisk(Work w, HostSnapshot h, Inventory inv) {
+    if (h.installationDiskId() != null && inv.diskById(h.installationDiskId()).isPresent()) {
+      return Optional.empty();
+    }
+    ClusterContext c = w.cluster();
+    long min = c == null ? config.hardware().smallestDiskRole().diskSizeGb()
+        : config.hardware().forRole(h.effectiveRole(), c.singleNode(), c.openshiftVersion(), null).diskSizeGb();
+    String arch = c != null ? c.cpuArchitecture() : inv.cpu() == null ? null : inv.cpu().architecture();
+    return DiskEligibility.chooseInstallationDisk(inv, min, c == null ? null : c.openshiftVersion(), arch);
+  }
+
+  /** The agent was heard from at {@code at}: it is checked in, and its clock is about then. */
+  void contact(Work w, UUID hostId, Instant at) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null || at == null) {
+      return;
+    }
+    HostSnapshot.Builder b = h.toBuilder();
+    if (h.checkedInAt() == null || at.isAfter(h.checkedInAt())) {
+      b.checkedInAt(at);
+    }
+    b.hostTimestamp(Math.max(h.hostTimestamp(), at.getEpochSecond()));
+    w.put(b.build());
+  }
+
+  // ------------------------------------------------------------------------------------------ progress
+
+  /** Installer progress. Returns the rejection message when the domain refuses it (nothing changes then). */
+  Optional<String> progress(Work w, UUID hostId, String stage, String info) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null) {
+      return Optional.of("unknown host " + hostId);
+    }
+    Optional<HostStage> s = HostStage.parse(stage);
+    if (s.isEmpty()) {
+      return Optional.of("unknown installation stage '" + stage + "'");
+    }
+    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.ProgressReported(s.get(), info), w.now);
+    if (t.rejected()) {
+      return Optional.of(t.rejection().message());
+    }
+    w.apply(hostId, t);
+    settle(w, List.of(hostId));
+    return Optional.empty();
+  }
+
+  // ------------------------------------------------------------------------------------ cluster actions
+
+  /** install / cancel / reset; a refusal becomes a warning event (the REST call already answered 202). */
+  void clusterAction(Work w, String action) {
+    ClusterContext c = w.cluster();
+    if (c == null) {
+      return;
+    }
+    switch (action) {
+      case "install" -> install(w);
+      case "cancel" -> cancelOrReset(w, clusterMachine.apply(c, new ClusterEvent.CancelInstallation(
+          "Installation was cancelled by user"), w.now), action);
+      case "reset" -> cancelOrReset(w, clusterMachine.apply(c, new ClusterEvent.ResetInstallation(null), w.now), action);
+      default -> w.event(DomainEventFactory.cluster(c, "cluster_action_rejected", EventSeverity.WARNING,
+          "Unknown cluster action '" + action + "' ignored"));
+    }
+  }
+
+  private void install(Work w) {
+    settle(w, w.hostIds()); // upstream refreshes hosts and cluster before deciding
+    InstallOrchestrator.InstallDecision d = installer.install(w.cluster(), w.now);
+    if (d.rejected()) {
+      w.event(DomainEventFactory.cluster(w.cluster(), "cluster_action_rejected", EventSeverity.WARNING,
+          "Install refused: " + d.rejection().message()));
+      return;
+    }
+    d.roles().forEach((id, role) -> w.put(w.host(id).toBuilder().role(role).build()));
+    if (d.bootstrapHost() != null) {
+      w.put(w.host(d.bootstrapHost()).toBuilder().bootstrap(true).build());
+    }
+    d.events().forEach(w::event);
+    w.apply(d.cluster(), false);
+    // No install-config/Ignition generator is wired yet: the preparation counts as done at once.
+    w.putCluster(w.cluster().toBuilder().lastPreparationStatus("success").lastPreparationReason(null).build());
+    settle(w, w.hostIds());
+  }
+
+  private void cancelOrReset(Work w, ClusterTransition t, String action) {
+    if (t.rejected()) {
+      w.event(DomainEventFactory.cluster(w.cluster(), "cluster_action_rejected", EventSeverity.WARNING,
+          "Cluster " + action + " refused: " + t.rejection().message()));
+      return;
+    }
+    w.apply(t, true);
+    t.hostEvents().forEach((id, e) -> {
+      HostSnapshot h = w.host(id);
+      if (h != null) {
+        w.apply(id, hostMachine.apply(h, w.cluster(), e, w.now));
+      }
+    });
+    settle(w, w.hostIds());
+  }
+
+  // ---------------------------------------------------------------------------------------- user updates
+
+  /** A REST host update (any field may be null): each through the machine, refused updates throw. */
+  void updateHost(Work w, UUID hostId, HostRole role, String hostname, String diskId, String diskField, String spec) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null) {
+      throw new HostUpdateRejected(404, null, "host " + hostId + " not found");
+    }
+    if (!HostStateMachine.EDITABLE.contains(h.status())) {
+      throw new HostUpdateRejected(400, null, "host " + hostId + " is " + h.status()
+          + "; role, host name, disks and labels can be set only before installation");
+    }
+    if (role != null) {
+      user(w, hostId, new HostEvent.RoleUpdated(role), "host_role");
+    }
+    if (hostname != null) {
+      user(w, hostId, new HostEvent.HostnameUpdated(hostname), "host_name");
+    }
+    if (diskId != null) {
+      user(w, hostId, new HostEvent.InstallationDiskSelected(diskId), diskField);
+    }
+    if (spec != null) {
+      HostRecord r = w.record(hostId);
+      HostRecord withSpec = new HostRecord(r.snapshot(), r.rowVersion(), spec, r.otherResults());
+      // disks_skip_formatting is read into the snapshot by the mapper: derive it the same way
+      HostSnapshot derived = SnapshotMapper.host(SnapshotMapper.stored(withSpec)).snapshot();
+      w.putRecord(withSpec.withSnapshot(r.snapshot().toBuilder().skipFormattingDiskIds(derived.skipFormattingDiskIds())
+          .installerArgs(derived.installerArgs()).build()));
+    }
+    w.connectivityInputsChanged = hostname != null;
+    settle(w, w.hostIds());
+  }
+
+  private void user(Work w, UUID hostId, HostEvent e, String field) {
+    HostTransition t = hostMachine.apply(w.host(hostId), w.cluster(), e, w.now);
+    if (t.rejected()) {
+      throw new HostUpdateRejected(t.rejection().httpStatus(), field, t.rejection().message());
+    }
+    w.apply(hostId, t);
+  }
+
+  // ---------------------------------------------------------------------------------------------- settle
+
+  /**
+   * Brings the key to rest: recompute the majority groups if their inputs changed, refresh suggested roles,
+   * refresh the given hosts, refresh the cluster; when the cluster's status moved, refresh every host and the
+   * cluster again (ready → preparing → installing can then happen within one unit).
+   */
+  void settle(Work w, List<UUID> hosts) {
+    if (w.cluster() == null) {
+      for (UUID id : hosts) {
+        refreshHost(w, id);
+      }
+      return;
+    }
+    List<UUID> scope = hosts;
+    for (int round = 0; round < SETTLE_ROUNDS; round++) {
+      if (w.connectivityInputsChanged) {
+        MajorityGroups groups = MajorityGroups.compute(w.snapshots());
+        if (!groups.equals(w.cluster().connectivityMajorityGroups())) {
+          w.putCluster(w.cluster().toBuilder().connectivityMajorityGroups(groups).build());
+        }
+        w.connectivityInputsChanged = false;
+      }
+      RoleAssigner.Suggestions s = roles.suggest(w.cluster());
+      s.suggestedRoles().forEach((id, role) -> w.put(w.host(id).toBuilder().suggestedRole(role).build()));
+      s.events().forEach(w::event);
+      for (UUID id : scope) {
+        refreshHost(w, id);
+      }
+      ClusterTransition ct = clusterMachine.apply(w.cluster(), new ClusterEvent.Refresh(), w.now);
+      w.apply(ct, true);
+      if (!ct.statusChanged()) {
+        break;
+      }
+      scope = w.hostIds();
+    }
+    w.progress(SnapshotMapper.progressJson(w.cluster()));
+  }
+
+  private void refreshHost(Work w, UUID id) {
+    HostSnapshot h = w.host(id);
+    if (h != null && h.status() != null && (h.unbound() || w.cluster() != null)) {
+      w.apply(id, hostMachine.apply(h, w.cluster(), new HostEvent.Refresh(), w.now));
+    }
+  }
+
+  // ------------------------------------------------------------------------------------------------ plans
+
+  /**
+   * Plans every host's next steps and pushes a plan when it differs from the last one pushed (status or step
+   * set), when it is due again (its next_instruction_seconds elapsed since the last push), or when forced
+   * (a reconnected agent, a failed publish). Never on every reply: an agent would loop on its steps.
+   */
+  void plan(Work w, Function<UUID, PushMark> marks) {
+    for (HostRecord r : List.copyOf(w.records())) {
+      HostSnapshot h = r.snapshot();
+      PushMark last = marks.apply(h.id());
+      if (h.status() == null || (!h.unbound() && w.cluster() == null)) {
+        continue;
+      }
+      StepPlan p = planner.plan(h, w.cluster());
+      String sig = Brain.signature(h, p.steps());
+      int every = p.steps().nextInstructionSeconds();
+      boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
+          && !w.now.isBefore(last.pushedAt().plusSeconds(every)));
+      if (w.forced(h.id()) || due || !sig.equals(last.signature())) {
+        w.push(h, p, sig);
+      }
+    }
+  }
+
+  /**
+   * The plan last pushed to a host and when. Kept in memory only: after a restart or a rebalance every host's
+   * plan is pushed once more, which an agent takes as an ordinary new plan.
+   */
+  record PushMark(String signature, Instant pushedAt) {}
+
+  /** Event shapes the adapter records itself (the domain's own events come with its transitions). */
+  static final class DomainEventFactory {
+    private DomainEventFactory() {}
+
+    static DomainEvent host(HostSnapshot h, String name, EventSeverity sev, String message) {
+      return new DomainEvent(name, sev, message, h.clusterId(), h.id(), h.infraEnvId(),
+          Map.of("host_name", h.nameForMessages()));
+    }
+
+    static DomainEvent cluster(ClusterContext c, String name, EventSeverity sev, String message) {
+      return new DomainEvent(name, sev, message, c.id(), null, null, Map.of());
+    }
+  }
+}

@@ -1,0 +1,299 @@
+package dev.rendezvous.service.brain;
+
+import dev.rendezvous.service.domain.DomainEvent;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.pgclient.PgException;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.RowSet;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The brain's SQL: loads a cluster (or an infra-env's unbound hosts) with every host, and commits a unit of
+ * work in one transaction whose statements are all sent at once (pipelined): the bus event claim, the
+ * checks that what was read is still current, the row updates guarded by row_version, and the events.
+ * A failed check raises (rdv_assert, SQLSTATE RDV01) and aborts the whole transaction.
+ */
+final class BrainStore {
+  /** How a commit ended. */
+  enum Outcome { COMMITTED, REPLAY, STALE }
+
+  /** An infra-env as registration needs it. */
+  record InfraEnvInfo(UUID id, String tenant, UUID clusterId, boolean staticNetworking) {}
+
+  static final String STALE = "stale";
+  static final String REPLAY = "replay";
+  private static final String ASSERT_STATE = "RDV01";
+
+  private static final String HOST_COLUMNS = "h.id, h.infra_env_id, h.cluster_id, h.status, h.status_info,"
+      + " h.status_updated_at, h.role, h.suggested_role, h.bootstrap, h.requested_hostname, h.installation_disk_id,"
+      + " h.installation_disk_path, h.discovery_agent_version, h.inventory::text AS inventory,"
+      + " h.connectivity::text AS connectivity, h.validations_info::text AS validations_info,"
+      + " h.progress::text AS progress, h.step_results::text AS step_results, h.spec::text AS spec,"
+      + " h.state::text AS state, h.checked_in_at, h.registered_at, h.row_version, " + staticNet("ie.spec") + " AS static_net";
+  private static final String HOSTS_FROM = " FROM hosts h JOIN infra_envs ie ON ie.id = h.infra_env_id";
+  private static final String CLUSTER_SELECT = "SELECT id, tenant, name, openshift_version, status, status_info,"
+      + " status_updated_at, spec::text AS spec, validations_info::text AS validations_info, progress::text AS progress,"
+      + " install_started_at, install_completed_at, state::text AS state, row_version FROM clusters WHERE id = $1";
+
+  private static final String INSERT_HOST = "INSERT INTO hosts (id, infra_env_id, cluster_id, status, status_info,"
+      + " status_updated_at, role, suggested_role, bootstrap, requested_hostname, installation_disk_id,"
+      + " installation_disk_path, discovery_agent_version, inventory, connectivity, validations_info, progress,"
+      + " step_results, spec, state, checked_in_at, registered_at, row_version, created_at, updated_at) VALUES"
+      + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb, $15::text::jsonb,"
+      + " $16::text::jsonb, $17::text::jsonb, $18::text::jsonb, $19::text::jsonb, $20::text::jsonb, $21, $22, 1, $23, $23)";
+  // checked_in_at and the host clock only move forward: a check-in written meanwhile is kept
+  private static final String UPDATE_HOST = "WITH u AS (UPDATE hosts SET cluster_id = $3, status = $4, status_info = $5,"
+      + " status_updated_at = $6, role = $7, suggested_role = $8, bootstrap = $9, requested_hostname = $10,"
+      + " installation_disk_id = $11, installation_disk_path = $12, discovery_agent_version = $13,"
+      + " inventory = $14::text::jsonb, connectivity = $15::text::jsonb, validations_info = $16::text::jsonb,"
+      + " progress = $17::text::jsonb, step_results = $18::text::jsonb, spec = $19::text::jsonb,"
+      + " state = $20::text::jsonb || jsonb_build_object('timestamp',"
+      + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($20::text::jsonb->>'timestamp')::bigint)),"
+      + " checked_in_at = GREATEST(hosts.checked_in_at, $21), registered_at = COALESCE(hosts.registered_at, $22),"
+      + " updated_at = $23, row_version = row_version + 1"
+      + " WHERE id = $1 AND infra_env_id = $2 AND row_version = $24 RETURNING 1)"
+      + " SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')";
+  private static final String UPDATE_CLUSTER = "WITH u AS (UPDATE clusters SET status = $2, status_info = $3,"
+      + " status_updated_at = $4, validations_info = $5::text::jsonb, progress = $6::text::jsonb,"
+      + " install_started_at = $7, install_completed_at = $8, state = $9::text::jsonb, updated_at = $10,"
+      + " row_version = row_version + 1 WHERE id = $1 AND row_version = $11 RETURNING 1)"
+      + " SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')";
+  private static final String CHECK_CLUSTER = "SELECT rdv_assert(EXISTS (SELECT 1 FROM clusters WHERE id = $1"
+      + " AND row_version = $2), '" + STALE + "')";
+  private static final String CHECK_HOSTS = "SELECT rdv_assert(count(*) = $2 AND coalesce(sum(row_version), 0) = $3"
+      + " AND max(checked_in_at) IS NOT DISTINCT FROM $4, '" + STALE + "') FROM hosts WHERE ";
+  private static final String CLAIM = "WITH c AS (INSERT INTO processed_bus_events (event_id) VALUES ($1)"
+      + " ON CONFLICT DO NOTHING RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM c), '" + REPLAY + "')";
+  private static final String INSERT_EVENT = "INSERT INTO events (tenant, name, cluster_id, host_id, infra_env_id,"
+      + " severity, category, message, event_time, props) VALUES ($1, $2, $3, $4, $5, $6, 'user', $7, $8, $9::text::jsonb)";
+
+  private final Pool pool;
+
+  BrainStore(Pool pool) {
+    this.pool = pool;
+  }
+
+  private static String staticNet(String spec) {
+    String n = spec + "->'static_network_config'";
+    return "COALESCE(CASE WHEN jsonb_typeof(" + n + ") = 'array' THEN jsonb_array_length(" + n + ") > 0"
+        + " WHEN jsonb_typeof(" + n + ") = 'string' THEN " + n + " NOT IN ('\"\"', '\"[]\"') END, FALSE)";
+  }
+
+  // ------------------------------------------------------------------------------------------------ reads
+
+  /** The key's cluster and hosts; a cluster that is gone loads with a null cluster and its (orphan) hosts none. */
+  Future<Loaded> load(WorkKey key) {
+    if (key.isCluster()) {
+      Future<RowSet<Row>> c = pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()));
+      Future<RowSet<Row>> h = pool.preparedQuery("SELECT " + HOST_COLUMNS + HOSTS_FROM
+          + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id").execute(Tuple.of(key.clusterId()));
+      return Future.all(c, h).map(v -> {
+        RowSet<Row> cr = c.result();
+        ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
+        return loaded(key, cluster == null ? null : cluster.tenant(), cluster, h.result());
+      });
+    }
+    Future<RowSet<Row>> ie = pool.preparedQuery("SELECT tenant FROM infra_envs WHERE id = $1").execute(Tuple.of(key.infraEnvId()));
+    Future<RowSet<Row>> h = pool.preparedQuery("SELECT " + HOST_COLUMNS + HOSTS_FROM
+        + " WHERE h.infra_env_id = $1 AND h.cluster_id IS NULL ORDER BY h.registered_at, h.id").execute(Tuple.of(key.infraEnvId()));
+    return Future.all(ie, h).map(v -> {
+      String tenant = ie.result().size() == 0 ? null : ie.result().iterator().next().getString(0);
+      return loaded(key, tenant, null, h.result());
+    });
+  }
+
+  private static Loaded loaded(WorkKey key, String tenant, ClusterRecord cluster, RowSet<Row> rows) {
+    Map<UUID, HostRecord> hosts = new LinkedHashMap<>();
+    Map<UUID, Boolean> staticNet = new LinkedHashMap<>();
+    for (Row r : rows) {
+      StoredHost s = storedHost(r);
+      hosts.put(s.id(), SnapshotMapper.host(s));
+      staticNet.put(s.infraEnvId(), s.staticNetworking());
+    }
+    return new Loaded(key, tenant, cluster, hosts, staticNet);
+  }
+
+  Future<Optional<InfraEnvInfo>> infraEnv(UUID id) {
+    return pool.preparedQuery("SELECT id, tenant, cluster_id, " + staticNet("spec") + " AS static_net FROM infra_envs WHERE id = $1")
+        .execute(Tuple.of(id))
+        .map(rs -> {
+          if (rs.size() == 0) {
+            return Optional.empty();
+          }
+          Row r = rs.iterator().next();
+          return Optional.of(new InfraEnvInfo(r.getUUID("id"), r.getString("tenant"), r.getUUID("cluster_id"),
+              r.getBoolean("static_net")));
+        });
+  }
+
+  /** The work key of an existing host (its cluster, else its infra-env). */
+  Future<Optional<WorkKey>> keyOfHost(UUID hostId, UUID infraEnvId) {
+    return pool.preparedQuery("SELECT cluster_id FROM hosts WHERE id = $1 AND infra_env_id = $2")
+        .execute(Tuple.of(hostId, infraEnvId))
+        .map(rs -> {
+          if (rs.size() == 0) {
+            return Optional.empty();
+          }
+          UUID c = rs.iterator().next().getUUID(0);
+          return Optional.of(c == null ? WorkKey.unbound(infraEnvId) : WorkKey.cluster(c));
+        });
+  }
+
+  /** Every key with something to watch: all clusters, and infra-envs with unbound hosts. */
+  Future<List<WorkKey>> allKeys() {
+    return pool.query("SELECT id, TRUE FROM clusters UNION ALL"
+            + " SELECT DISTINCT infra_env_id, FALSE FROM hosts WHERE cluster_id IS NULL")
+        .execute()
+        .map(rs -> {
+          List<WorkKey> out = new ArrayList<>(rs.size());
+          for (Row r : rs) {
+            out.add(r.getBoolean(1) ? WorkKey.cluster(r.getUUID(0)) : WorkKey.unbound(r.getUUID(0)));
+          }
+          return out;
+        });
+  }
+
+  /** A key's row versions as the database has them now, to tell whether a cached copy is still current. */
+  record Versions(Long clusterVersion, int hostCount, long versionSum, OffsetDateTime latestCheckIn) {
+    boolean matches(Loaded l) {
+      Long cached = l.cluster() == null ? null : l.cluster().rowVersion();
+      return java.util.Objects.equals(cached, clusterVersion) && hostCount == l.hostCount() && versionSum == l.versionSum()
+          && java.util.Objects.equals(latestCheckIn == null ? null : latestCheckIn.toInstant(),
+              l.latestCheckIn() == null ? null : l.latestCheckIn().toInstant());
+    }
+  }
+
+  /** Every key's versions in two queries (the monitor compares them with its cache each tick). */
+  Future<Map<WorkKey, Versions>> versions() {
+    Future<RowSet<Row>> clusters = pool.query("SELECT c.id, c.row_version, count(h.id), coalesce(sum(h.row_version), 0),"
+        + " max(h.checked_in_at) FROM clusters c LEFT JOIN hosts h ON h.cluster_id = c.id GROUP BY c.id").execute();
+    Future<RowSet<Row>> unbound = pool.query("SELECT infra_env_id, count(*), sum(row_version), max(checked_in_at)"
+        + " FROM hosts WHERE cluster_id IS NULL GROUP BY infra_env_id").execute();
+    return Future.all(clusters, unbound).map(v -> {
+      Map<WorkKey, Versions> out = new java.util.HashMap<>();
+      for (Row r : clusters.result()) {
+        out.put(WorkKey.cluster(r.getUUID(0)), new Versions(r.getLong(1), r.getLong(2).intValue(),
+            r.getNumeric(3).longValue(), r.getOffsetDateTime(4)));
+      }
+      for (Row r : unbound.result()) {
+        out.put(WorkKey.unbound(r.getUUID(0)), new Versions(null, r.getLong(1).intValue(), r.getNumeric(2).longValue(),
+            r.getOffsetDateTime(3)));
+      }
+      return out;
+    });
+  }
+
+  // ----------------------------------------------------------------------------------------------- writes
+
+  /** A check-in: moves checked_in_at and the host clock forward; no row_version bump (not a state change). */
+  Future<Boolean> touch(UUID hostId, UUID infraEnvId, Instant at, long hostTimestamp) {
+    return pool.preparedQuery("UPDATE hosts SET checked_in_at = $1, state = jsonb_set(state, '{timestamp}',"
+            + " to_jsonb(GREATEST(COALESCE((state->>'timestamp')::bigint, 0), $2))) WHERE id = $3 AND infra_env_id = $4"
+            + " AND (checked_in_at IS NULL OR checked_in_at < $1)")
+        .execute(Tuple.of(SnapshotMapper.offset(at), hostTimestamp, hostId, infraEnvId))
+        .map(rs -> rs.rowCount() == 1);
+  }
+
+  /** Writes the work in one pipelined transaction; {@code eventId} (may be null) is claimed in it. */
+  Future<Outcome> commit(Work w, String eventId) {
+    return pool.withTransaction(conn -> {
+      List<Future<?>> all = new ArrayList<>();
+      if (eventId != null) {
+        all.add(conn.preparedQuery(CLAIM).execute(Tuple.of(eventId)));
+      }
+      Loaded base = w.base;
+      if (base.cluster() != null && !w.clusterChanged()) {
+        all.add(conn.preparedQuery(CHECK_CLUSTER).execute(Tuple.of(base.key().clusterId(), base.cluster().rowVersion())));
+      }
+      String where = base.key().isCluster() ? "cluster_id = $1" : "infra_env_id = $1 AND cluster_id IS NULL";
+      UUID id = base.key().isCluster() ? base.key().clusterId() : base.key().infraEnvId();
+      all.add(conn.preparedQuery(CHECK_HOSTS + where)
+          .execute(Tuple.of(id, base.hostCount(), base.versionSum(), base.latestCheckIn())));
+      OffsetDateTime now = SnapshotMapper.offset(w.now);
+      for (HostRecord r : w.changedHosts()) {
+        all.add(writeHost(conn, r, w.isNew(r.snapshot().id()), base.hosts().get(r.snapshot().id()), now));
+      }
+      if (w.clusterChanged()) {
+        StoredCluster c = SnapshotMapper.stored(w.clusterRecord());
+        all.add(conn.preparedQuery(UPDATE_CLUSTER).execute(Tuple.from(Arrays.asList(c.id(), c.status(), c.statusInfo(),
+            c.statusUpdatedAt(), c.validationsInfo(), c.progress(), c.installStartedAt(), c.installCompletedAt(),
+            c.state(), now, base.cluster().rowVersion()))));
+      }
+      if (!w.events().isEmpty()) {
+        List<Tuple> rows = new ArrayList<>(w.events().size());
+        for (DomainEvent e : w.events()) {
+          rows.add(Tuple.from(Arrays.asList(w.tenant(), e.name(), e.clusterId(), e.hostId(), e.infraEnvId(),
+              e.severity().wire(), e.message(), now, e.props().isEmpty() ? null : new JsonObject(new LinkedHashMap<>(e.props())).encode())));
+        }
+        all.add(conn.preparedQuery(INSERT_EVENT).executeBatch(rows));
+      }
+      return Future.join(all).transform(ar -> {
+        // join waits for every statement, so the first failure is the one to report
+        for (Future<?> f : all) {
+          if (f.failed()) {
+            return Future.failedFuture(f.cause());
+          }
+        }
+        return Future.succeededFuture(Outcome.COMMITTED);
+      });
+    }).recover(e -> {
+      if (e instanceof PgException pg && ASSERT_STATE.equals(pg.getSqlState())) {
+        return Future.succeededFuture(REPLAY.equals(pg.getErrorMessage()) ? Outcome.REPLAY : Outcome.STALE);
+      }
+      if (e instanceof PgException pg && "23505".equals(pg.getSqlState())) {
+        return Future.succeededFuture(Outcome.STALE); // a host row inserted meanwhile by another writer
+      }
+      return Future.failedFuture(e);
+    });
+  }
+
+  private static Future<?> writeHost(SqlConnection conn, HostRecord r, boolean isNew, HostRecord before, OffsetDateTime now) {
+    StoredHost s = SnapshotMapper.stored(r);
+    List<Object> args = new ArrayList<>(Arrays.asList(s.id(), s.infraEnvId(), s.clusterId(), s.status(), s.statusInfo(),
+        s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(), s.requestedHostname(), s.installationDiskId(),
+        s.installationDiskPath(), s.discoveryAgentVersion(), s.inventory(), s.connectivity(), s.validationsInfo(),
+        s.progress(), s.stepResults(), s.spec(), s.state(), s.checkedInAt()));
+    if (isNew) {
+      args.add(s.registeredAt());
+      args.add(now);
+      return conn.preparedQuery(INSERT_HOST).execute(Tuple.from(args));
+    }
+    args.add(s.registeredAt());
+    args.add(now);
+    args.add(before.rowVersion());
+    return conn.preparedQuery(UPDATE_HOST).execute(Tuple.from(args));
+  }
+
+  // ------------------------------------------------------------------------------------------------ rows
+
+  static StoredHost storedHost(Row r) {
+    return new StoredHost(r.getUUID("id"), r.getUUID("infra_env_id"), r.getUUID("cluster_id"), r.getString("status"),
+        r.getString("status_info"), r.getOffsetDateTime("status_updated_at"), r.getString("role"),
+        r.getString("suggested_role"), r.getBoolean("bootstrap"), r.getString("requested_hostname"),
+        r.getString("installation_disk_id"), r.getString("installation_disk_path"),
+        r.getString("discovery_agent_version"), r.getString("inventory"), r.getString("connectivity"),
+        r.getString("validations_info"), r.getString("progress"), r.getString("step_results"), r.getString("spec"),
+        r.getString("state"), r.getOffsetDateTime("checked_in_at"), r.getOffsetDateTime("registered_at"),
+        r.getLong("row_version"), r.getBoolean("static_net"));
+  }
+
+  static StoredCluster storedCluster(Row r) {
+    return new StoredCluster(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
+        r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),
+        r.getOffsetDateTime("status_updated_at"), r.getString("spec"), r.getString("validations_info"),
+        r.getString("progress"), r.getOffsetDateTime("install_started_at"),
+        r.getOffsetDateTime("install_completed_at"), r.getString("state"), r.getLong("row_version"));
+  }
+}

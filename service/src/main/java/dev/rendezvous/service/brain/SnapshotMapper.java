@@ -1,0 +1,424 @@
+package dev.rendezvous.service.brain;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rendezvous.service.domain.ClusterContext;
+import dev.rendezvous.service.domain.ClusterProgress;
+import dev.rendezvous.service.domain.ClusterStatus;
+import dev.rendezvous.service.domain.ConnectivityReport;
+import dev.rendezvous.service.domain.HostProgress;
+import dev.rendezvous.service.domain.HostRole;
+import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.HostStage;
+import dev.rendezvous.service.domain.HostStatus;
+import dev.rendezvous.service.domain.Inventory;
+import dev.rendezvous.service.domain.MajorityGroups;
+import dev.rendezvous.service.domain.StepOutputs;
+import dev.rendezvous.service.domain.ValidationsInfo;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Rows ⇄ domain snapshots. Columns the REST view reads (status, role, inventory, connectivity,
+ * validations_info, progress, ...) are authoritative; the domain-only fields live in the {@code state}
+ * documents; other step outputs in {@code step_results} under upstream's host field names. Pure: no I/O.
+ */
+public final class SnapshotMapper {
+  private static final ObjectMapper JSON = StepOutputs.JSON;
+
+  private SnapshotMapper() {}
+
+  // ------------------------------------------------------------------------------------------------ hosts
+
+  public static HostRecord host(StoredHost s) {
+    ObjectNode state = object(s.state());
+    ObjectNode results = object(s.stepResults());
+    ObjectNode spec = object(s.spec());
+    HostSnapshot.Builder b = HostSnapshot.builder(s.id(), s.infraEnvId())
+        .clusterId(s.clusterId())
+        .status(HostStatus.fromWire(s.status()))
+        .statusInfo(s.statusInfo())
+        .statusUpdatedAt(instant(s.statusUpdatedAt()))
+        .registeredAt(instant(s.registeredAt()))
+        .checkedInAt(instant(s.checkedInAt()))
+        .role(HostRole.fromWire(s.role()))
+        .suggestedRole(s.suggestedRole() == null ? null : HostRole.fromWire(s.suggestedRole()))
+        .bootstrap(s.bootstrap())
+        .inventory(s.inventory() == null ? null : StepOutputs.inventory(s.inventory()))
+        .requestedHostname(s.requestedHostname())
+        .installationDiskId(s.installationDiskId())
+        .installationDiskPath(s.installationDiskPath())
+        .discoveryAgentVersion(s.discoveryAgentVersion())
+        .connectivity(s.connectivity() == null ? null : StepOutputs.connectivity(s.connectivity()))
+        .validationsInfo(s.validationsInfo() == null ? null : ValidationsInfo.parse(s.validationsInfo()))
+        .progress(progress(s.progress()))
+        .staticNetworking(s.staticNetworking())
+        .day2(state.path("day2").asBoolean(false))
+        .mediaDisconnected(state.path("media_disconnected").asBoolean(false))
+        .hostTimestamp(state.path("timestamp").asLong(0))
+        .connectionTimedOut(state.path("connection_timed_out").asBoolean(false))
+        .stageTimedOut(state.path("stage_timed_out").asBoolean(false))
+        .logsInfo(state.path("logs_info").asText(""))
+        .logsStartedAt(instant(state.get("logs_started_at")))
+        .logsCollectedAt(instant(state.get("logs_collected_at")))
+        .skipFormattingDiskIds(skipFormatting(spec))
+        .installerArgs(strings(spec.get("installer_args")));
+    if (results.has("ntp_sources")) {
+      b.ntpSources(StepOutputs.ntp("{\"ntp_sources\":" + results.get("ntp_sources") + "}").ntpSources());
+    }
+    if (results.has("domain_name_resolutions")) {
+      b.domainResolutions(StepOutputs.domainResolution(results.get("domain_name_resolutions").toString()));
+    }
+    if (results.has("images_status")) {
+      b.imagesStatus(StepOutputs.imageAvailability("{\"images\":" + results.get("images_status") + "}").images());
+    }
+    if (results.has("disks_info")) {
+      Map<String, HostSnapshot.DiskSpeed> speeds = new LinkedHashMap<>();
+      for (JsonNode d : results.get("disks_info")) {
+        JsonNode sp = d.path("disk_speed");
+        speeds.put(d.path("path").asText(), new HostSnapshot.DiskSpeed(sp.path("tested").asBoolean(),
+            sp.path("exit_code").asInt(), sp.path("speed_ms").asLong()));
+      }
+      b.diskSpeeds(speeds);
+    }
+    if (results.has("api_vip_connectivity")) {
+      b.apiVipConnectivity(StepOutputs.apiVipConnectivity(results.get("api_vip_connectivity").toString()));
+    }
+    if (results.has("tang_connectivity")) {
+      b.tangConnectivity(StepOutputs.tangConnectivity(results.get("tang_connectivity").toString()));
+    }
+    for (String k : MODELED_RESULTS) {
+      results.remove(k);
+    }
+    return new HostRecord(b.build(), s.rowVersion(), s.spec() == null ? "{}" : canonical(spec), canonical(results));
+  }
+
+  private static final List<String> MODELED_RESULTS = List.of("ntp_sources", "domain_name_resolutions",
+      "images_status", "disks_info", "api_vip_connectivity", "tang_connectivity");
+
+  public static StoredHost stored(HostRecord r) {
+    HostSnapshot h = r.snapshot();
+    ObjectNode state = JSON.createObjectNode();
+    state.put("day2", h.day2());
+    state.put("media_disconnected", h.mediaDisconnected());
+    state.put("timestamp", h.hostTimestamp());
+    state.put("connection_timed_out", h.connectionTimedOut());
+    state.put("stage_timed_out", h.stageTimedOut());
+    state.put("logs_info", h.logsInfo());
+    putInstant(state, "logs_started_at", h.logsStartedAt());
+    putInstant(state, "logs_collected_at", h.logsCollectedAt());
+
+    ObjectNode results = object(r.otherResults());
+    if (h.ntpSources() != null) {
+      results.set("ntp_sources", JSON.valueToTree(h.ntpSources()));
+    }
+    if (h.domainResolutions() != null) {
+      results.set("domain_name_resolutions", JSON.valueToTree(h.domainResolutions()));
+    }
+    if (!h.imagesStatus().isEmpty()) {
+      results.set("images_status", JSON.valueToTree(h.imagesStatus()));
+    }
+    if (!h.diskSpeeds().isEmpty()) {
+      ArrayNode disks = results.putArray("disks_info");
+      new TreeMap<>(h.diskSpeeds()).forEach((path, sp) -> {
+        ObjectNode d = disks.addObject();
+        d.put("path", path);
+        d.putObject("disk_speed").put("tested", sp.tested()).put("exit_code", sp.exitCode()).put("speed_ms", sp.speedMs());
+      });
+    }
+    if (h.apiVipConnectivity() != null) {
+      results.set("api_vip_connectivity", JSON.valueToTree(h.apiVipConnectivity()));
+    }
+    if (h.tangConnectivity() != null) {
+      results.set("tang_connectivity", JSON.valueToTree(h.tangConnectivity()));
+    }
+    return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
+        offset(h.statusUpdatedAt()), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
+        h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
+        h.discoveryAgentVersion(), h.inventory() == null ? null : StepOutputs.toJson(h.inventory()),
+        h.connectivity() == null ? null : StepOutputs.toJson(h.connectivity()),
+        h.validationsInfo() == null ? null : h.validationsInfo().toJson(), progressJson(h.progress()),
+        canonical(results), r.spec(), canonical(state), offset(h.checkedInAt()), offset(h.registeredAt()),
+        r.rowVersion(), h.staticNetworking());
+  }
+
+  /** Upstream host-progress-info; null when the host never reported progress. */
+  static String progressJson(HostProgress p) {
+    if (p == null || p.equals(HostProgress.NONE)) {
+      return null;
+    }
+    ObjectNode o = JSON.createObjectNode();
+    o.put("current_stage", p.currentStage() == null ? "" : p.currentStage().wire());
+    o.put("progress_info", p.progressInfo());
+    putInstant(o, "stage_started_at", p.stageStartedAt());
+    putInstant(o, "stage_updated_at", p.stageUpdatedAt());
+    o.put("installation_percentage", p.installationPercentage());
+    return canonical(o);
+  }
+
+  static HostProgress progress(String json) {
+    if (json == null) {
+      return HostProgress.NONE;
+    }
+    ObjectNode o = object(json);
+    String stage = o.path("current_stage").asText("");
+    return new HostProgress(stage.isEmpty() ? null : HostStage.fromWire(stage), o.path("progress_info").asText(""),
+        instant(o.get("stage_started_at")), instant(o.get("stage_updated_at")),
+        o.path("installation_percentage").asInt(0));
+  }
+
+  private static List<String> skipFormatting(ObjectNode spec) {
+    List<String> ids = new ArrayList<>();
+    for (JsonNode d : spec.path("disks_skip_formatting")) {
+      if (d.path("skip_formatting").asBoolean(false)) {
+        ids.add(d.path("disk_id").asText());
+      }
+    }
+    return ids;
+  }
+
+  // --------------------------------------------------------------------------------------------- clusters
+
+  /** The cluster's context without hosts (the unit of work adds them). */
+  public static ClusterRecord cluster(StoredCluster s) {
+    ObjectNode spec = object(s.spec());
+    ObjectNode state = object(s.state());
+    JsonNode prep = state.path("last_installation_preparation");
+    ClusterContext.Builder b = ClusterContext.builder(s.id())
+        .name(s.name())
+        .openshiftVersion(s.openshiftVersion())
+        .status(ClusterStatus.fromWire(s.status()))
+        .statusInfo(s.statusInfo())
+        .statusUpdatedAt(instant(s.statusUpdatedAt()))
+        .installStartedAt(instant(s.installStartedAt()))
+        .baseDnsDomain(spec.path("base_dns_domain").asText(""))
+        .cpuArchitecture(spec.path("cpu_architecture").asText("x86_64"))
+        .controlPlaneCount(spec.path("control_plane_count").asInt(3))
+        .userManagedNetworking(spec.path("user_managed_networking").asBoolean(false))
+        .vipDhcpAllocation(spec.path("vip_dhcp_allocation").asBoolean(false))
+        .platformType(spec.path("platform").path("type").asText("baremetal"))
+        .machineNetworks(field(spec.get("machine_networks"), "cidr"))
+        .serviceNetworks(field(spec.get("service_networks"), "cidr"))
+        .apiVips(field(spec.get("api_vips"), "ip"))
+        .ingressVips(field(spec.get("ingress_vips"), "ip"))
+        .pullSecretSet(true) // required at creation, never cleared
+        .networkType(text(spec, "network_type"))
+        .additionalNtpSource(text(spec, "additional_ntp_source"))
+        .olmOperators(field(spec.get("olm_operators"), "name"))
+        .day2(state.path("day2").asBoolean(false))
+        .softTimeoutsEnabled(state.path("soft_timeouts_enabled").asBoolean(false))
+        .ignoredHostValidations(stringSet(state.get("ignored_host_validations")))
+        .ignoredClusterValidations(stringSet(state.get("ignored_cluster_validations")))
+        .lastPreparationStatus(prep.path("status").asText("not_started"))
+        .lastPreparationReason(prep.hasNonNull("reason") ? prep.get("reason").asText() : null)
+        .kubeconfigExists(state.path("kubeconfig_exists").asBoolean(false))
+        .finalizingStage(text(state, "finalizing_stage"))
+        .finalizingStageStartedAt(instant(state.get("finalizing_stage_started_at")))
+        .finalizingStageTimedOut(state.path("finalizing_stage_timed_out").asBoolean(false))
+        .logsInfo(state.path("logs_info").asText(""))
+        .controllerLogsStartedAt(instant(state.get("controller_logs_started_at")))
+        .controllerLogsCollectedAt(instant(state.get("controller_logs_collected_at")))
+        .validationsInfo(s.validationsInfo() == null ? null : ValidationsInfo.parse(s.validationsInfo()));
+    if (spec.has("cluster_networks")) {
+      List<ClusterContext.ClusterNetwork> nets = new ArrayList<>();
+      for (JsonNode n : spec.get("cluster_networks")) {
+        nets.add(new ClusterContext.ClusterNetwork(n.path("cidr").asText(), n.path("host_prefix").asInt(23)));
+      }
+      b.clusterNetworks(nets);
+    }
+    if (spec.has("disk_encryption")) {
+      JsonNode d = spec.get("disk_encryption");
+      b.diskEncryption(new ClusterContext.DiskEncryption(d.path("enable_on").asText("none"), text(d, "mode"),
+          text(d, "tang_servers")));
+    }
+    String http = text(spec, "http_proxy");
+    String https = text(spec, "https_proxy");
+    if (http != null || https != null) {
+      b.proxy(new ClusterContext.Proxy(http, https, text(spec, "no_proxy")));
+    }
+    if (state.has("connectivity_majority_groups")) {
+      b.connectivityMajorityGroups(MajorityGroups.parse(state.get("connectivity_majority_groups").toString()));
+    }
+    if (state.has("ip_collisions")) {
+      Map<String, List<String>> ip = new TreeMap<>();
+      state.get("ip_collisions").fields().forEachRemaining(e -> ip.put(e.getKey(), strings(e.getValue())));
+      b.ipCollisions(ip);
+    }
+    if (state.has("monitored_operators")) {
+      List<ClusterContext.MonitoredOperator> ops = new ArrayList<>();
+      for (JsonNode o : state.get("monitored_operators")) {
+        ops.add(new ClusterContext.MonitoredOperator(o.path("name").asText(), o.path("operator_type").asText(),
+            text(o, "status")));
+      }
+      b.monitoredOperators(ops);
+    }
+    return new ClusterRecord(b.build(), s.rowVersion(), s.tenant(), s.spec(), instant(s.installCompletedAt()),
+        s.progress());
+  }
+
+  public static StoredCluster stored(ClusterRecord r) {
+    ClusterContext c = r.context();
+    ObjectNode state = JSON.createObjectNode();
+    state.put("day2", c.day2());
+    state.put("soft_timeouts_enabled", c.softTimeoutsEnabled());
+    if (c.connectivityMajorityGroups() != null) {
+      state.set("connectivity_majority_groups", JSON.valueToTree(c.connectivityMajorityGroups()));
+    }
+    if (!c.ipCollisions().isEmpty()) {
+      state.set("ip_collisions", JSON.valueToTree(new TreeMap<>(c.ipCollisions())));
+    }
+    state.set("ignored_host_validations", JSON.valueToTree(sorted(c.ignoredHostValidations())));
+    state.set("ignored_cluster_validations", JSON.valueToTree(sorted(c.ignoredClusterValidations())));
+    ObjectNode prep = state.putObject("last_installation_preparation").put("status", c.lastPreparationStatus());
+    if (c.lastPreparationReason() != null) {
+      prep.put("reason", c.lastPreparationReason());
+    }
+    state.put("kubeconfig_exists", c.kubeconfigExists());
+    if (!c.monitoredOperators().isEmpty()) {
+      ArrayNode ops = state.putArray("monitored_operators");
+      for (ClusterContext.MonitoredOperator o : c.monitoredOperators()) {
+        ObjectNode n = ops.addObject().put("name", o.name()).put("operator_type", o.operatorType());
+        if (o.status() != null) {
+          n.put("status", o.status());
+        }
+      }
+    }
+    if (c.finalizingStage() != null) {
+      state.put("finalizing_stage", c.finalizingStage());
+    }
+    putInstant(state, "finalizing_stage_started_at", c.finalizingStageStartedAt());
+    state.put("finalizing_stage_timed_out", c.finalizingStageTimedOut());
+    state.put("logs_info", c.logsInfo());
+    putInstant(state, "controller_logs_started_at", c.controllerLogsStartedAt());
+    putInstant(state, "controller_logs_collected_at", c.controllerLogsCollectedAt());
+    return new StoredCluster(c.id(), r.tenant(), c.name(), c.openshiftVersion(), c.status().wire(), c.statusInfo(),
+        offset(c.statusUpdatedAt()), r.spec(), c.validationsInfo() == null ? null : c.validationsInfo().toJson(),
+        r.progress(), offset(c.installStartedAt()), offset(r.installCompletedAt()), canonical(state), r.rowVersion());
+  }
+
+  /** Upstream cluster-progress-info for the cluster with its hosts. */
+  public static String progressJson(ClusterContext withHosts) {
+    ClusterProgress p = ClusterProgress.of(withHosts);
+    ObjectNode o = JSON.createObjectNode();
+    o.put("total_percentage", p.totalPercentage());
+    o.put("preparing_for_installation_stage_percentage", p.preparingForInstallationStagePercentage());
+    o.put("installing_stage_percentage", p.installingStagePercentage());
+    o.put("finalizing_stage_percentage", p.finalizingStagePercentage());
+    return canonical(o);
+  }
+
+  // -------------------------------------------------------------------------------------------- helpers
+
+  /** Whether an infra-env spec has a non-empty static_network_config (its hosts then get --copy-network). */
+  public static boolean hasStaticNetworking(String infraEnvSpec) {
+    JsonNode n = object(infraEnvSpec).get("static_network_config");
+    return n != null && ((n.isArray() && n.size() > 0) || (n.isTextual() && !n.asText().isBlank() && !n.asText().equals("[]")));
+  }
+
+  static ObjectNode object(String json) {
+    if (json == null || json.isBlank()) {
+      return JSON.createObjectNode();
+    }
+    try {
+      JsonNode n = JSON.readTree(json);
+      return n instanceof ObjectNode o ? o : JSON.createObjectNode();
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("stored JSON document does not parse: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  /** A stable text form (keys sorted), so equal documents compare equal as strings. */
+  static String canonical(JsonNode n) {
+    try {
+      return JSON.writeValueAsString(sortKeys(n));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static JsonNode sortKeys(JsonNode n) {
+    if (n instanceof ObjectNode o) {
+      ObjectNode out = JSON.createObjectNode();
+      List<String> keys = new ArrayList<>();
+      o.fieldNames().forEachRemaining(keys::add);
+      keys.sort(null);
+      for (String k : keys) {
+        out.set(k, sortKeys(o.get(k)));
+      }
+      return out;
+    }
+    if (n instanceof ArrayNode a) {
+      ArrayNode out = JSON.createArrayNode();
+      a.forEach(x -> out.add(sortKeys(x)));
+      return out;
+    }
+    return n;
+  }
+
+  private static String text(JsonNode o, String k) {
+    JsonNode n = o.get(k);
+    return n == null || n.isNull() ? null : n.asText();
+  }
+
+  private static List<String> field(JsonNode array, String key) {
+    List<String> out = new ArrayList<>();
+    if (array != null) {
+      for (JsonNode n : array) {
+        if (n.hasNonNull(key)) {
+          out.add(n.get(key).asText());
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<String> strings(JsonNode array) {
+    List<String> out = new ArrayList<>();
+    if (array != null) {
+      for (Iterator<JsonNode> it = array.elements(); it.hasNext(); ) {
+        out.add(it.next().asText());
+      }
+    }
+    return out;
+  }
+
+  private static Set<String> stringSet(JsonNode array) {
+    return new LinkedHashSet<>(strings(array));
+  }
+
+  private static List<String> sorted(Set<String> s) {
+    List<String> l = new ArrayList<>(s);
+    l.sort(null);
+    return l;
+  }
+
+  private static void putInstant(ObjectNode o, String k, Instant t) {
+    if (t != null) {
+      o.put(k, t.toString());
+    }
+  }
+
+  private static Instant instant(JsonNode n) {
+    return n == null || n.isNull() ? null : Instant.parse(n.asText());
+  }
+
+  static Instant instant(OffsetDateTime t) {
+    return t == null ? null : t.toInstant();
+  }
+
+  static OffsetDateTime offset(Instant t) {
+    return t == null ? null : t.atOffset(ZoneOffset.UTC);
+  }
+}

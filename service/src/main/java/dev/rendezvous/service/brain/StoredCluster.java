@@ -1,0 +1,21 @@
+package dev.rendezvous.service.brain;
+
+import java.time.OffsetDateTime;
+import java.util.UUID;
+
+/** The columns of a cluster row the brain reads; JSON documents as their text (null for SQL NULL). */
+public record StoredCluster(
+    UUID id,
+    String tenant,
+    String name,
+    String openshiftVersion,
+    String status,
+    String statusInfo,
+    OffsetDateTime statusUpdatedAt,
+    String spec,
+    String validationsInfo,
+    String progress,
+    OffsetDateTime installStartedAt,
+    OffsetDateTime installCompletedAt,
+    String state,
+    long rowVersion) {}

@@ -1,0 +1,270 @@
+package dev.rendezvous.service.brain;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rendezvous.service.domain.ClusterContext;
+import dev.rendezvous.service.domain.ClusterEffect;
+import dev.rendezvous.service.domain.ClusterTransition;
+import dev.rendezvous.service.domain.DomainEvent;
+import dev.rendezvous.service.domain.HostEffect;
+import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.HostTransition;
+import dev.rendezvous.service.domain.StepPlan;
+import dev.rendezvous.service.domain.Transitions;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * The working copy of one unit of work: a cluster (or an infra-env's unbound hosts) with its hosts, the
+ * events to record and the steps to push. Starts from what was loaded; the store writes what differs.
+ * Used on one lane's context only.
+ */
+final class Work {
+  /** A plan to publish for a host once the transaction committed. */
+  record Push(HostSnapshot host, StepPlan plan, String signature) {}
+
+  final Loaded base;
+  final Instant now;
+  private ClusterRecord cluster;
+  private final LinkedHashMap<UUID, HostRecord> hosts;
+  private final Set<UUID> inserted = new HashSet<>();
+  private final Set<UUID> forcePush = new HashSet<>();
+  private final List<DomainEvent> events = new ArrayList<>();
+  private final List<Push> pushes = new ArrayList<>();
+  private final Map<UUID, Boolean> staticNetworking;
+  private ClusterContext context;
+  private String tenant;
+  /** Inventory or connectivity changed: the cluster's majority groups must be recomputed. */
+  boolean connectivityInputsChanged;
+
+  Work(Loaded base, Instant now) {
+    this.base = base;
+    this.now = now;
+    this.cluster = base.cluster();
+    this.hosts = new LinkedHashMap<>(base.hosts());
+    this.staticNetworking = new LinkedHashMap<>(base.staticNetworking());
+    this.tenant = base.tenant();
+  }
+
+  // ------------------------------------------------------------------------------------------- reading
+
+  /** The cluster with its current hosts (null for unbound work or a cluster that is gone). */
+  ClusterContext cluster() {
+    if (cluster == null) {
+      return null;
+    }
+    if (context == null) {
+      context = cluster.context().toBuilder().hosts(snapshots()).build();
+    }
+    return context;
+  }
+
+  ClusterRecord clusterRecord() {
+    return cluster;
+  }
+
+  HostSnapshot host(UUID id) {
+    HostRecord r = hosts.get(id);
+    return r == null ? null : r.snapshot();
+  }
+
+  HostRecord record(UUID id) {
+    return hosts.get(id);
+  }
+
+  Collection<HostRecord> records() {
+    return hosts.values();
+  }
+
+  List<HostSnapshot> snapshots() {
+    List<HostSnapshot> l = new ArrayList<>(hosts.size());
+    hosts.values().forEach(r -> l.add(r.snapshot()));
+    return l;
+  }
+
+  List<UUID> hostIds() {
+    return List.copyOf(hosts.keySet());
+  }
+
+  String tenant() {
+    return tenant;
+  }
+
+  void tenant(String t) {
+    if (tenant == null) {
+      tenant = t;
+    }
+  }
+
+  boolean isNew(UUID id) {
+    return inserted.contains(id);
+  }
+
+  List<DomainEvent> events() {
+    return events;
+  }
+
+  List<Push> pushes() {
+    return pushes;
+  }
+
+  Boolean staticNetworking(UUID infraEnvId) {
+    return staticNetworking.get(infraEnvId);
+  }
+
+  void staticNetworking(UUID infraEnvId, boolean value) {
+    staticNetworking.put(infraEnvId, value);
+  }
+
+  Map<UUID, Boolean> staticNetworkingMap() {
+    return staticNetworking;
+  }
+
+  // ------------------------------------------------------------------------------------------- writing
+
+  void put(HostSnapshot s) {
+    HostRecord r = hosts.get(s.id());
+    if (r == null) {
+      throw new IllegalStateException("host " + s.id() + " is not part of " + base.key());
+    }
+    if (!r.snapshot().equals(s)) {
+      hosts.put(s.id(), r.withSnapshot(s));
+      context = null;
+    }
+  }
+
+  void insert(HostSnapshot s) {
+    hosts.put(s.id(), new HostRecord(s, 0, "{}", "{}"));
+    inserted.add(s.id());
+    context = null;
+  }
+
+  void putRecord(HostRecord r) {
+    hosts.put(r.snapshot().id(), r);
+    context = null;
+  }
+
+  /** Applies a host transition (not rejected) of host {@code id}: new snapshot, events, cluster side effects. */
+  void apply(UUID id, HostTransition t) {
+    if (t.rejected()) {
+      return;
+    }
+    HostRecord r = hosts.get(id);
+    HostSnapshot next = Transitions.applied(r.snapshot(), t, now);
+    HostRecord nr = r.withSnapshot(next);
+    for (HostEffect e : t.effects()) {
+      if (e instanceof HostEffect.RegistrationDefaults d && d.machineConfigPool() != null && !d.machineConfigPool().isEmpty()) {
+        ObjectNode spec = SnapshotMapper.object(nr.spec());
+        if (!spec.has("machine_config_pool_name")) {
+          spec.put("machine_config_pool_name", d.machineConfigPool());
+          nr = new HostRecord(next, nr.rowVersion(), SnapshotMapper.canonical(spec), nr.otherResults());
+        }
+      }
+    }
+    hosts.put(id, nr);
+    context = null;
+    events.addAll(t.events());
+    if (cluster != null && Transitions.resetsClusterPreparation(t)) {
+      cluster = cluster.withContext(Transitions.preparationReset(cluster.context()));
+    }
+  }
+
+  /** Applies a cluster transition (not rejected); {@code withEvents} false when the caller already took them. */
+  void apply(ClusterTransition t, boolean withEvents) {
+    if (t.rejected() || cluster == null) {
+      return;
+    }
+    ClusterContext next = Transitions.applied(cluster.context(), t, now);
+    Instant completed = cluster.installCompletedAt();
+    for (ClusterEffect e : t.effects()) {
+      if (e instanceof ClusterEffect.SetInstallCompletedAt s) {
+        completed = s.at();
+      }
+    }
+    cluster = new ClusterRecord(next, cluster.rowVersion(), cluster.tenant(), cluster.spec(), completed, cluster.progress());
+    context = null;
+    if (withEvents) {
+      events.addAll(t.events());
+    }
+  }
+
+  /** Replaces the cluster's own fields (hosts are ignored), e.g. recomputed majority groups. */
+  void putCluster(ClusterContext c) {
+    ClusterContext own = c.toBuilder().hosts(List.of()).build();
+    if (!own.equals(cluster.context())) {
+      cluster = cluster.withContext(own);
+      context = null;
+    }
+  }
+
+  void progress(String progressJson) {
+    if (cluster != null && !java.util.Objects.equals(progressJson, cluster.progress())) {
+      cluster = new ClusterRecord(cluster.context(), cluster.rowVersion(), cluster.tenant(), cluster.spec(),
+          cluster.installCompletedAt(), progressJson);
+    }
+  }
+
+  void event(DomainEvent e) {
+    events.add(e);
+  }
+
+  void forcePush(UUID hostId) {
+    forcePush.add(hostId);
+  }
+
+  boolean forced(UUID hostId) {
+    return forcePush.contains(hostId);
+  }
+
+  void push(HostSnapshot host, StepPlan plan, String signature) {
+    pushes.add(new Push(host, plan, signature));
+    events.addAll(plan.events());
+  }
+
+  /** Hosts whose content differs from what was loaded (new ones included), in database order. */
+  List<HostRecord> changedHosts() {
+    List<HostRecord> out = new ArrayList<>();
+    for (HostRecord r : hosts.values()) {
+      HostRecord before = base.hosts().get(r.snapshot().id());
+      if (before == null || !before.sameContent(r)) {
+        out.add(r);
+      }
+    }
+    return out;
+  }
+
+  boolean clusterChanged() {
+    return cluster != null && base.cluster() != null && !base.cluster().sameContent(cluster);
+  }
+
+  boolean changed() {
+    return !events.isEmpty() || clusterChanged() || !changedHosts().isEmpty() || !pushes.isEmpty();
+  }
+
+  /** What the cache holds after this work committed: bumped versions for the rows written. */
+  Loaded committed() {
+    Map<UUID, HostRecord> after = new LinkedHashMap<>();
+    for (HostRecord r : hosts.values()) {
+      HostRecord before = base.hosts().get(r.snapshot().id());
+      if (before == null) {
+        after.put(r.snapshot().id(), r.withVersion(1));
+      } else if (!before.sameContent(r)) {
+        after.put(r.snapshot().id(), r.withVersion(before.rowVersion() + 1));
+      } else {
+        after.put(r.snapshot().id(), before);
+      }
+    }
+    ClusterRecord c = cluster;
+    if (c != null && clusterChanged()) {
+      c = new ClusterRecord(c.context(), base.cluster().rowVersion() + 1, c.tenant(), c.spec(),
+          c.installCompletedAt(), c.progress());
+    }
+    return new Loaded(base.key(), tenant, c, after, staticNetworking);
+  }
+}

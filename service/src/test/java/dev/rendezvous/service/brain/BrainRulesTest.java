@@ -1,0 +1,172 @@
+package dev.rendezvous.service.brain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.service.domain.ClusterStatus;
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.HostRole;
+import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.HostStatus;
+import dev.rendezvous.service.domain.StepIdGenerator;
+import dev.rendezvous.service.domain.StepType;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+
+/** The brain's orchestration on in-memory units of work (each unit starts from what the previous committed). */
+class BrainRulesTest {
+  private static final Instant T0 = Instant.parse("2025-03-01T12:00:00Z");
+  private static final UUID CLUSTER = UUID.fromString("c0000000-0000-0000-0000-000000000001");
+  private static final UUID INFRA_ENV = UUID.fromString("e0000000-0000-0000-0000-000000000001");
+  private final BrainRules rules = new BrainRules(DomainConfig.defaults(), StepIdGenerator.sequential());
+  private final List<UUID> hosts = BrainFixtures.ids(3);
+  private Loaded state = BrainFixtures.loaded(CLUSTER, T0);
+  private Instant now = T0;
+  private final Map<UUID, BrainRules.PushMark> marks = new java.util.HashMap<>();
+
+  private Work unit(Consumer<Work> body) {
+    now = now.plusSeconds(1);
+    Work w = new Work(state, now);
+    body.accept(w);
+    rules.plan(w, marks::get);
+    w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now)));
+    state = w.committed();
+    return w;
+  }
+
+  private HostSnapshot host(int i) {
+    return state.hosts().get(hosts.get(i - 1)).snapshot();
+  }
+
+  private Map<UUID, Integer> peersOf(int i) {
+    Map<UUID, Integer> m = new LinkedHashMap<>();
+    for (int j = 1; j <= 3; j++) {
+      if (j != i) {
+        m.put(hosts.get(j - 1), j);
+      }
+    }
+    return m;
+  }
+
+  private void discover() {
+    for (int i = 1; i <= 3; i++) {
+      UUID id = hosts.get(i - 1);
+      Work w = unit(x -> rules.register(x, id, INFRA_ENV, CLUSTER, "agent-1", now));
+      assertEquals(List.of(StepType.INVENTORY), w.pushes().get(w.pushes().size() - 1).plan().steps().types());
+    }
+    for (int i = 1; i <= 3; i++) {
+      UUID id = hosts.get(i - 1);
+      int n = i;
+      unit(w -> rules.stepReply(w, id, "inventory", 0, BrainFixtures.inventory(n, 8), null, now));
+    }
+    for (int i = 1; i <= 3; i++) {
+      UUID id = hosts.get(i - 1);
+      int n = i;
+      unit(w -> rules.stepReply(w, id, "connectivity-check", 0, BrainFixtures.connectivity(peersOf(n)), null, now));
+      unit(w -> rules.stepReply(w, id, "domain-resolution", 0, BrainFixtures.domainResolution(), null, now));
+      unit(w -> rules.stepReply(w, id, "ntp-synchronizer", 0, BrainFixtures.ntp(), null, now));
+    }
+  }
+
+  @Test
+  void threeHostsBecomeKnownAndTheClusterReady() {
+    discover();
+    for (int i = 1; i <= 3; i++) {
+      assertEquals(HostStatus.KNOWN, host(i).status(), host(i).statusInfo() + " " + host(i).validationsInfo());
+      assertEquals(HostRole.MASTER, host(i).suggestedRole());
+      assertEquals("/dev/sda", host(i).installationDiskPath(), "install disk chosen from the inventory");
+    }
+    assertEquals(ClusterStatus.READY, state.cluster().context().status(), state.cluster().context().statusInfo());
+    assertEquals(3, state.cluster().context().connectivityMajorityGroups().groupFor("192.168.111.0/24").size());
+    assertNotNull(state.cluster().progress());
+  }
+
+  @Test
+  void planIsPushedOnChangeOrWhenDueNotOnEveryReply() {
+    discover();
+    Work again = unit(w -> rules.stepReply(w, hosts.get(0), "ntp-synchronizer", 0, BrainFixtures.ntp(), null, now));
+    assertTrue(again.pushes().isEmpty(), "an unchanged plan is not pushed again on a reply");
+    now = now.plusSeconds(61);
+    Work due = unit(w -> rules.settle(w, w.hostIds()));
+    assertEquals(3, due.pushes().size(), "every plan is pushed again once next_instruction_seconds passed");
+    assertTrue(due.pushes().get(0).plan().steps().types().contains(StepType.CONNECTIVITY_CHECK));
+  }
+
+  @Test
+  void installPreparesThenInstallsWithOneBootstrap() {
+    discover();
+    Work install = unit(w -> rules.clusterAction(w, "install"));
+    assertEquals(ClusterStatus.PREPARING_FOR_INSTALLATION, state.cluster().context().status());
+    for (int i = 1; i <= 3; i++) {
+      assertEquals(HostStatus.PREPARING_FOR_INSTALLATION, host(i).status());
+      assertEquals(HostRole.MASTER, host(i).role(), "auto-assign took the suggested role");
+    }
+    assertEquals(1, state.hosts().values().stream().filter(h -> h.snapshot().bootstrap()).count());
+    assertEquals(3, install.pushes().size());
+    assertTrue(install.pushes().get(0).plan().steps().types().contains(StepType.INSTALLATION_DISK_SPEED_CHECK));
+    for (int i = 1; i <= 3; i++) {
+      UUID id = hosts.get(i - 1);
+      unit(w -> rules.stepReply(w, id, "installation-disk-speed-check", 0, BrainFixtures.diskSpeed("/dev/sda", 3), null, now));
+    }
+    assertEquals(ClusterStatus.INSTALLING, state.cluster().context().status());
+    for (int i = 1; i <= 3; i++) {
+      assertEquals(HostStatus.INSTALLING, host(i).status());
+    }
+  }
+
+  @Test
+  void aHostWithTwoCpusIsInsufficient() {
+    Work reg = unit(w -> rules.register(w, hosts.get(0), INFRA_ENV, CLUSTER, "agent-1", now));
+    assertFalse(reg.events().isEmpty());
+    BrainRules strict = new BrainRules(new dev.rendezvous.service.ServiceConfig.BrainSettings(java.time.Duration.ofSeconds(1),
+        4, null, null, java.time.Duration.ofMinutes(3)).domainConfig(), StepIdGenerator.sequential());
+    now = now.plusSeconds(1);
+    Work w = new Work(state, now);
+    strict.stepReply(w, hosts.get(0), "inventory", 0, BrainFixtures.inventory(1, 2), null, now);
+    HostSnapshot h = w.host(hosts.get(0));
+    assertEquals(HostStatus.INSUFFICIENT, h.status());
+    assertEquals("failure", h.validationsInfo().find("has-min-cpu-cores").orElseThrow().status().toString());
+  }
+
+  @Test
+  void invalidOutputIsAWarningAndNothingElse() {
+    unit(w -> rules.register(w, hosts.get(0), INFRA_ENV, CLUSTER, "agent-1", now));
+    HostSnapshot before = host(1);
+    Work w = unit(x -> rules.stepReply(x, hosts.get(0), "inventory", 0, "{\"cpu\": \"lots\"}", null, now));
+    assertEquals(before, host(1));
+    assertEquals(List.of("host_step_reply_invalid"), w.events().stream().map(e -> e.name()).toList());
+  }
+
+  @Test
+  void mediaDisconnectionAndInstallFailureFollowTheExitCode() {
+    discover();
+    unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 256, "", "media gone", now));
+    assertEquals(HostStatus.DISCONNECTED, host(1).status());
+    assertTrue(host(1).mediaDisconnected());
+  }
+
+  @Test
+  void userUpdatesGoThroughTheMachine() {
+    unit(w -> rules.register(w, hosts.get(0), INFRA_ENV, CLUSTER, "agent-1", now));
+    unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, BrainFixtures.inventory(1, 8), null, now));
+    unit(w -> rules.updateHost(w, hosts.get(0), HostRole.WORKER, "worker-a", null, null,
+        "{\"node_labels\":[{\"key\":\"k\",\"value\":\"v\"}]}"));
+    assertEquals(HostRole.WORKER, host(1).role());
+    assertEquals("worker-a", host(1).requestedHostname());
+    assertTrue(state.hosts().get(hosts.get(0)).spec().contains("node_labels"));
+    HostUpdateRejected bad = assertThrows(HostUpdateRejected.class, () -> unit(w -> rules.updateHost(w, hosts.get(0), null,
+        null, "/dev/sdz", "disks_selected_config[0].id", null)));
+    assertEquals(400, bad.status());
+    assertEquals("disks_selected_config[0].id", bad.field());
+    assertThrows(HostUpdateRejected.class, () -> unit(w -> rules.updateHost(w, hosts.get(0), null, "local host!", null,
+        null, null)));
+  }
+}

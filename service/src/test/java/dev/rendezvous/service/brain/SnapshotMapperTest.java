@@ -1,0 +1,139 @@
+package dev.rendezvous.service.brain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.service.domain.ClusterContext;
+import dev.rendezvous.service.domain.ClusterStatus;
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.HostEvent;
+import dev.rendezvous.service.domain.HostProgress;
+import dev.rendezvous.service.domain.HostRole;
+import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.HostStage;
+import dev.rendezvous.service.domain.HostStateMachine;
+import dev.rendezvous.service.domain.HostStatus;
+import dev.rendezvous.service.domain.MajorityGroups;
+import dev.rendezvous.service.domain.StepOutputs;
+import io.vertx.core.json.JsonObject;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+class SnapshotMapperTest {
+  private static final Instant T = Instant.parse("2025-03-01T12:00:00.123456Z");
+  private static final UUID CLUSTER = UUID.fromString("c0000000-0000-0000-0000-000000000001");
+  private static final UUID IE = UUID.fromString("e0000000-0000-0000-0000-000000000001");
+  private final List<UUID> ids = BrainFixtures.ids(3);
+
+  private HostSnapshot richHost() {
+    HostSnapshot h = HostSnapshot.builder(ids.get(0), IE).clusterId(CLUSTER).day2(true).status(HostStatus.INSTALLING_IN_PROGRESS)
+        .statusInfo("Installing").statusUpdatedAt(T).registeredAt(T.minusSeconds(600)).checkedInAt(T.minusSeconds(3))
+        .role(HostRole.MASTER).suggestedRole(HostRole.MASTER).bootstrap(true)
+        .inventory(StepOutputs.inventory(BrainFixtures.inventory(1, 8))).requestedHostname("m-0")
+        .mediaDisconnected(true).hostTimestamp(T.getEpochSecond())
+        .progress(new HostProgress(HostStage.WRITING_IMAGE_TO_DISK, "40%", T.minusSeconds(30), T, 42))
+        .connectionTimedOut(true).stageTimedOut(true)
+        .connectivity(StepOutputs.connectivity(BrainFixtures.connectivity(Map.of(ids.get(1), 2, ids.get(2), 3))))
+        .ntpSources(StepOutputs.ntp(BrainFixtures.ntp()).ntpSources())
+        .domainResolutions(StepOutputs.domainResolution(BrainFixtures.domainResolution()))
+        .imagesStatus(List.of(new StepOutputs.ImageAvailability("quay.io/x", "success", 10, 1.5, 6.6)))
+        .diskSpeeds(Map.of("/dev/sda", new HostSnapshot.DiskSpeed(true, 0, 7), "/dev/sdb", new HostSnapshot.DiskSpeed(true, 5, 0)))
+        .installationDiskId("/dev/disk/by-id/wwn-0x05abcd4ae2c1f2b1").installationDiskPath("/dev/sda")
+        .apiVipConnectivity(new StepOutputs.ApiVipConnectivityResponse(true, "http://x:22624", null, null))
+        .tangConnectivity(new StepOutputs.TangConnectivityResponse(true))
+        .skipFormattingDiskIds(List.of("/dev/sdb")).installerArgs(List.of("--append-karg", "x"))
+        .staticNetworking(true).discoveryAgentVersion("agent-1").logsInfo("requested").logsStartedAt(T)
+        .logsCollectedAt(T.plusSeconds(1)).build();
+    // validations as the machine computes them
+    var t = new HostStateMachine(DomainConfig.defaults()).apply(h, ClusterContext.builder(CLUSTER).hosts(List.of(h)).build(),
+        new HostEvent.Refresh(), T);
+    return h.toBuilder().validationsInfo(t.validationsInfo()).build();
+  }
+
+  @Test
+  void hostRoundTripsThroughItsRow() {
+    HostRecord r = new HostRecord(richHost(), 7,
+        "{\"disks_skip_formatting\":[{\"disk_id\":\"/dev/sdb\",\"skip_formatting\":true}],"
+            + "\"installer_args\":[\"--append-karg\",\"x\"],\"node_labels\":[{\"key\":\"a\",\"value\":\"b\"}]}",
+        "{\"free_addresses\":[{\"network\":\"192.168.111.0/24\",\"free_addresses\":[\"192.168.111.9\"]}]}");
+    r = SnapshotMapper.host(SnapshotMapper.stored(r)); // canonical spec text
+    StoredHost stored = SnapshotMapper.stored(r);
+    HostRecord back = SnapshotMapper.host(stored);
+    assertEquals(r.snapshot(), back.snapshot());
+    assertEquals(r, back);
+    assertEquals(stored, SnapshotMapper.stored(back), "the row written again is the same row");
+  }
+
+  @Test
+  void rowsUseUpstreamShapesWhereTheApiShowsThem() {
+    StoredHost s = SnapshotMapper.stored(new HostRecord(richHost(), 1, null, null));
+    JsonObject progress = new JsonObject(s.progress());
+    assertEquals("Writing image to disk", progress.getString("current_stage"));
+    assertEquals(42, progress.getInteger("installation_percentage"));
+    JsonObject results = new JsonObject(s.stepResults());
+    assertEquals("synced", results.getJsonArray("ntp_sources").getJsonObject(0).getString("source_state"));
+    assertEquals(2, results.getJsonArray("disks_info").size());
+    assertEquals(7, results.getJsonArray("disks_info").getJsonObject(0).getJsonObject("disk_speed").getInteger("speed_ms"));
+    assertEquals("host-1", new JsonObject(s.inventory()).getString("hostname"));
+    JsonObject state = new JsonObject(s.state());
+    assertTrue(state.getBoolean("day2"));
+    assertTrue(state.getBoolean("media_disconnected"));
+    assertEquals(T.getEpochSecond(), state.getLong("timestamp"));
+    assertEquals("master", s.role());
+    assertTrue(new JsonObject(s.validationsInfo()).containsKey("hardware"));
+  }
+
+  @Test
+  void aFreshHostHasNoProgressAndEmptyDocuments() {
+    HostSnapshot h = HostSnapshot.builder(ids.get(1), IE).status(HostStatus.DISCOVERING_UNBOUND).statusUpdatedAt(T)
+        .registeredAt(T).build();
+    StoredHost s = SnapshotMapper.stored(new HostRecord(h, 1, null, null));
+    assertNull(s.progress());
+    assertNull(s.inventory());
+    assertEquals("{}", s.stepResults());
+    HostRecord back = SnapshotMapper.host(s);
+    assertEquals(h, back.snapshot());
+    assertNull(back.snapshot().ntpSources());
+  }
+
+  @Test
+  void clusterSpecAndStateMapToTheContext() {
+    StoredCluster s = BrainFixtures.cluster(CLUSTER, T);
+    ClusterRecord r = SnapshotMapper.cluster(s);
+    ClusterContext c = r.context();
+    assertEquals(ClusterStatus.INSUFFICIENT, c.status());
+    assertEquals(List.of("192.168.111.0/24"), c.machineNetworks());
+    assertEquals(List.of("192.168.111.5"), c.apiVips());
+    assertEquals(List.of("192.168.111.4"), c.ingressVips());
+    assertEquals(BrainFixtures.BASE_DOMAIN, c.baseDnsDomain());
+    assertEquals(3, c.controlPlaneCount());
+    assertEquals(23, c.clusterNetworks().get(0).hostPrefix());
+    assertTrue(c.pullSecretSet());
+    assertEquals("not_started", c.lastPreparationStatus());
+
+    ClusterContext moved = c.toBuilder().status(ClusterStatus.FINALIZING).installStartedAt(T)
+        .connectivityMajorityGroups(new MajorityGroups(Map.of("192.168.111.0/24", ids), Map.of(ids.get(0), List.of("192.168.111.21"))))
+        .ipCollisions(Map.of("192.168.111.30", List.of("aa", "bb"))).ignoredHostValidations(java.util.Set.of("ntp-synced"))
+        .lastPreparationStatus("success").kubeconfigExists(true)
+        .monitoredOperators(List.of(new ClusterContext.MonitoredOperator("console", "builtin", "available")))
+        .finalizingStage("Waiting for cluster operators").finalizingStageStartedAt(T).finalizingStageTimedOut(true)
+        .logsInfo("requested").controllerLogsStartedAt(T).build();
+    ClusterRecord next = new ClusterRecord(moved, 2, "tenant-a", s.spec(), T.plusSeconds(9), "{\"total_percentage\":10}");
+    StoredCluster written = SnapshotMapper.stored(next);
+    assertEquals(next.context(), SnapshotMapper.cluster(written).context());
+    assertEquals(next, SnapshotMapper.cluster(written));
+    assertEquals(s.spec(), written.spec(), "the brain never rewrites the user's settings");
+  }
+
+  @Test
+  void staticNetworkingComesFromTheInfraEnv() {
+    assertTrue(SnapshotMapper.hasStaticNetworking("{\"static_network_config\":[{\"network_yaml\":\"a: b\"}]}"));
+    assertFalse(SnapshotMapper.hasStaticNetworking("{\"static_network_config\":[]}"));
+    assertFalse(SnapshotMapper.hasStaticNetworking("{}"));
+  }
+}
