@@ -30,6 +30,8 @@ import java.util.UUID;
  * @param swarm number of dry-run agents to run in this process (0 = one real agent)
  * @param dryRunIndex index of this dry-run host (picks its canned address); derived from the host id if absent
  * @param dryRunCidr the network dry-run hosts pretend to live in
+ * @param includeLoopDisks report loop devices as disks (upstream skips them): only for test rigs whose hosts'
+ *     disks are file-backed loop devices ({@code --include-loop-disks})
  */
 public record AgentConfig(
     URI url,
@@ -51,7 +53,8 @@ public record AgentConfig(
     Duration backoffCap,
     int swarm,
     Optional<Integer> dryRunIndex,
-    String dryRunCidr) {
+    String dryRunCidr,
+    boolean includeLoopDisks) {
 
   /** Flag name → environment variable. Flags without a value are booleans. */
   private static final Map<String, String> OPTIONS = new LinkedHashMap<>();
@@ -61,13 +64,14 @@ public record AgentConfig(
         new String[] {
           "url", "infra-env-id", "token-file", "insecure", "cacert", "dry-run", "host-id", "hostname", "transport",
           "agent-version", "host-root", "log-file", "step-timeout-seconds", "step-threads", "long-poll-wait-seconds",
-          "backoff-base-ms", "backoff-cap-ms", "swarm", "dry-run-index", "dry-run-cidr"
+          "backoff-base-ms", "backoff-cap-ms", "swarm", "dry-run-index", "dry-run-cidr",
+          "include-loop-disks"
         }) {
       OPTIONS.put(f, "RDV_AGENT_" + f.toUpperCase(Locale.ROOT).replace('-', '_'));
     }
   }
 
-  private static final java.util.Set<String> BOOLEANS = java.util.Set.of("insecure", "dry-run");
+  private static final java.util.Set<String> BOOLEANS = java.util.Set.of("insecure", "dry-run", "include-loop-disks");
 
   public AgentConfig {
     if (url == null) {
@@ -168,21 +172,22 @@ public record AgentConfig(
         Duration.ofMillis(integer(values, "backoff-cap-ms", 60_000)),
         integer(values, "swarm", 0),
         values.containsKey("dry-run-index") ? Optional.of(integer(values, "dry-run-index", 0)) : Optional.empty(),
-        values.getOrDefault("dry-run-cidr", "10.200.0.0/16"));
+        values.getOrDefault("dry-run-cidr", "10.200.0.0/16"),
+        bool(values, "include-loop-disks"));
   }
 
   /** A copy for swarm member {@code index}: its own host id and dry-run address. */
   public AgentConfig forSwarmMember(int index, String memberHostId) {
     return new AgentConfig(url, infraEnvId, token, insecure, caCert, true, Optional.of(memberHostId), Optional.empty(),
         transport, agentVersion, hostRoot, logFile, stepTimeout, stepThreads, longPollWaitSeconds, backoffBase,
-        backoffCap, 0, Optional.of(index), dryRunCidr);
+        backoffCap, 0, Optional.of(index), dryRunCidr, includeLoopDisks);
   }
 
   /** Same settings with another transport mode (tests, swarms). */
   public AgentConfig withTransport(TransportMode mode) {
     return new AgentConfig(url, infraEnvId, token, insecure, caCert, dryRun, hostId, hostname, mode, agentVersion,
         hostRoot, logFile, stepTimeout, stepThreads, longPollWaitSeconds, backoffBase, backoffCap, swarm, dryRunIndex,
-        dryRunCidr);
+        dryRunCidr, includeLoopDisks);
   }
 
   public boolean tls() {

@@ -99,7 +99,7 @@ public final class AgentRuntime {
   /** The executors of a real host, one per supported step type. */
   public static Map<String, StepExecutor> realExecutors(
       AgentConfig config, HostRoot root, CommandRunner commands, HardwareProbe probe, LogsUploader uploader) {
-    InventoryCollector collector = new InventoryCollector(root, commands, probe, config.hostname());
+    InventoryCollector collector = new InventoryCollector(root, commands, probe, config.hostname(), config.includeLoopDisks());
     Map<String, StepExecutor> m = new HashMap<>();
     m.put(StepTypes.INVENTORY, new InventoryExecutor(collector, InventoryTruncation.DEFAULT_MAX_DISKS));
     m.put(StepTypes.CONNECTIVITY_CHECK, new ConnectivityCheckExecutor(commands, collector::interfaces, 3));

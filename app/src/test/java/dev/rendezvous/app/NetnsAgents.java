@@ -20,6 +20,7 @@ final class NetnsAgents implements AutoCloseable {
   private final int count;
   private final Process[] agents;
   private final Path logs;
+  private final List<String> loopDevices = new ArrayList<>();
 
   private NetnsAgents(int count, Path logs) {
     this.count = count;
@@ -50,12 +51,39 @@ final class NetnsAgents implements AutoCloseable {
     return new NetnsAgents(count, logs);
   }
 
+  /**
+   * A real disk cannot be given to a namespace here, so each host gets the nearest real thing: a sparse
+   * file attached as a loop block device (the agents run with --include-loop-disks). Every namespace
+   * shares the machine's /dev, so each agent reports all of them.
+   */
+  void fileBackedDisks(long sizeBytes) throws IOException, InterruptedException {
+    for (int i = 1; i <= count; i++) {
+      Path image = logs.resolve("disk-" + i + ".img");
+      try (var f = new java.io.RandomAccessFile(image.toFile(), "rw")) {
+        f.setLength(sizeBytes);
+      }
+      loopDevices.add(exec("losetup", "--find", "--show", image.toString()).strip());
+    }
+  }
+
+  /**
+   * DNS records as the user would create them for the cluster: {@code ip netns exec} mounts
+   * /etc/netns/NAME/hosts over /etc/hosts inside the namespace, where the agents' resolver reads it.
+   */
+  void dnsRecords(String hostsFileLines) throws IOException {
+    for (int i = 1; i <= count; i++) {
+      Path dir = Path.of("/etc/netns", "rdv-ns" + i);
+      Files.createDirectories(dir);
+      Files.writeString(dir.resolve("hosts"), "127.0.0.1 localhost\n" + hostsFileLines);
+    }
+  }
+
   /** Starts agent i (1-based) in namespace rdv-ns{i}, as host {@code hostId}. */
   void start(int i, String apiPort, String infraEnvId, String hostId, String token) throws IOException {
     List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", "rdv-ns" + i, "java", "-Xmx128m",
         "-XX:TieredStopAtLevel=1", "-jar", JAR.toString(),
         "--url", "http://" + BRIDGE_ADDRESS + ":" + apiPort, "--infra-env-id", infraEnvId,
-        "--host-id", hostId, "--hostname", "host-" + i));
+        "--host-id", hostId, "--hostname", "host-" + i, "--include-loop-disks"));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("agent-" + i + ".log").toFile()));
     pb.environment().put("RDV_AGENT_TOKEN", token);
@@ -78,8 +106,31 @@ final class NetnsAgents implements AutoCloseable {
   public void close() throws Exception {
     for (int i = 1; i <= count; i++) {
       kill(i);
+      deleteRecursively(Path.of("/etc/netns", "rdv-ns" + i));
+    }
+    for (String loop : loopDevices) {
+      exec("losetup", "-d", loop);
     }
     run("down");
+  }
+
+  private static void deleteRecursively(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (var files = Files.walk(dir)) {
+        for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.delete(p);
+        }
+      }
+    }
+  }
+
+  private static String exec(String... cmd) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException(String.join(" ", cmd) + " failed: " + out);
+    }
+    return out;
   }
 
   private static void run(String... args) throws IOException, InterruptedException {

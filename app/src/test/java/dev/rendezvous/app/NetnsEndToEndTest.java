@@ -3,19 +3,13 @@ package dev.rendezvous.app;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.rendezvous.bus.BusConsumer;
-import dev.rendezvous.bus.Topics;
-import dev.rendezvous.bus.event.StepReplyReceived;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,44 +24,84 @@ class NetnsEndToEndTest {
   @TempDir Path logs;
 
   @Test
-  void threeAgentsInNamespacesRegisterAndReportRealInventories() throws Exception {
+  void threeAgentsInNamespacesBecomeKnownAndTheClusterReadyAndADisconnectionIsNoticed() throws Exception {
     String why = NetnsAgents.unavailable();
     Assumptions.assumeTrue(why == null, () -> "skipped: " + why);
-    try (Rendezvous system = TestSystem.start(dataDir, Map.of());
+    // Thresholds lowered for this small machine (2 cores, a few GiB, a small file-backed disk); a short
+    // disconnection timeout and a fast monitor so the kill/restart part runs in seconds.
+    try (Rendezvous system = TestSystem.start(dataDir, Map.of(
+            "hw-min-cpu-cores", "1", "hw-min-ram-mib", "512", "hw-min-disk-gb", "1",
+            "host-disconnection-timeout-seconds", "8", "brain-monitor-interval-ms", "500",
+            "gateway-check-in-interval-seconds", "2", "gateway-heartbeat-seconds", "2"));
         NetnsAgents hosts = NetnsAgents.up(3, logs)) {
       Api api = new Api(system.config().apiPort(), Files.readString(system.adminTokenFile()).strip());
-      String clusterId = api.post("/clusters", Api.cluster("netns").put("ssh_public_key", Api.SSH_KEY)).json().getString("id");
+      String clusterId = api.post("/clusters", Api.cluster("netns").put("ssh_public_key", Api.SSH_KEY)
+          .put("user_managed_networking", true).put("platform", new JsonObject().put("type", "none"))).json().getString("id");
       String infraEnvId = api.post("/infra-envs", Api.infraEnv("netns-ie", clusterId)).json().getString("id");
       String token = system.agentToken(infraEnvId, clusterId);
+      hosts.fileBackedDisks(8L << 30);
+      // The user's DNS records for a user-managed-network cluster: API and ingress on a load balancer address.
+      hosts.dnsRecords("10.250.0.200 api.netns.example.com api-int.netns.example.com\n"
+          + "10.250.0.201 console-openshift-console.apps.netns.example.com\n");
       String[] ids = new String[4];
 
-      Map<String, JsonObject> inventories = new ConcurrentHashMap<>();
-      try (BusConsumer replies = BusConsumer.fanOut(system.kafkaBootstrap(), List.of(Topics.STEP_REPLIES),
-          BusConsumer.StartFrom.EARLIEST, e -> {
-            if (e.payload() instanceof StepReplyReceived r && "inventory".equals(r.stepType()) && r.exitCode() == 0) {
-              inventories.put(e.hostId(), new JsonObject(r.output()));
-            }
-            return CompletableFuture.completedFuture(null);
-          })) {
-        for (int i = 1; i <= 3; i++) {
-          ids[i] = UUID.randomUUID().toString();
-          hosts.start(i, Integer.toString(system.config().apiPort()), infraEnvId, ids[i], token);
-        }
-        Await.until("three registered hosts", Duration.ofSeconds(90),
-            () -> api.get("/clusters/" + clusterId + "/hosts").array().size() == 3);
-        Await.until("three inventories from the agents", Duration.ofSeconds(90), () -> inventories.size() == 3);
-      }
       for (int i = 1; i <= 3; i++) {
-        JsonObject inventory = inventories.get(ids[i]);
-        assertEquals("host-" + i, inventory.getString("hostname"));
-        String address = hosts.address(i);
-        assertTrue(inventory.getJsonArray("interfaces").stream()
-            .anyMatch(n -> ((JsonObject) n).getJsonArray("ipv4_addresses", new JsonArray()).encode().contains(address + "/")),
-            "host " + i + " reports its namespace address " + address + ": " + inventory.getJsonArray("interfaces"));
-        assertTrue(inventory.getJsonObject("cpu").getInteger("count") > 0);
-        assertTrue(inventory.getJsonObject("memory").getLong("physical_bytes") > 0);
+        ids[i] = UUID.randomUUID().toString();
+        hosts.start(i, Integer.toString(system.config().apiPort()), infraEnvId, ids[i], token);
+      }
+      String cluster = "/clusters/" + clusterId;
+      try {
+        Await.until("all three hosts known", Duration.ofSeconds(120), () -> statuses(api, cluster).equals("known,known,known"));
+        Await.until("the cluster ready", Duration.ofSeconds(60),
+            () -> "ready".equals(api.get(cluster).json().getString("status")));
+
+        JsonArray listed = api.get(cluster + "/hosts").array();
+        for (int i = 1; i <= 3; i++) {
+          JsonObject host = find(listed, ids[i]);
+          JsonObject inventory = new JsonObject(host.getString("inventory"));
+          assertEquals("host-" + i, inventory.getString("hostname"));
+          String address = hosts.address(i);
+          assertTrue(inventory.getJsonArray("interfaces").stream()
+              .anyMatch(n -> ((JsonObject) n).getJsonArray("ipv4_addresses", new JsonArray()).encode().contains(address + "/")),
+              "host " + i + " reports its namespace address " + address);
+          // Connectivity was measured for real: pings from this namespace to the two others.
+          JsonArray remotes = new JsonObject(host.getString("connectivity")).getJsonArray("remote_hosts");
+          assertEquals(2, remotes.size(), host.getString("connectivity"));
+          for (Object r : remotes) {
+            JsonObject l3 = ((JsonObject) r).getJsonArray("l3_connectivity").getJsonObject(0);
+            assertTrue(l3.getBoolean("successful"), l3.encode());
+            assertTrue(l3.getDouble("average_rtt_ms") > 0, l3.encode());
+          }
+        }
+
+        // A host that loses power: disconnected after the (shortened) timeout, and known again once back.
+        hosts.kill(2);
+        Await.until("host 2 disconnected", Duration.ofSeconds(60),
+            () -> "disconnected".equals(find(api.get(cluster + "/hosts").array(), ids[2]).getString("status")));
+        assertEquals("insufficient", Await.until("the cluster no longer ready", Duration.ofSeconds(30), () -> {
+          String st = api.get(cluster).json().getString("status");
+          return "ready".equals(st) ? null : st;
+        }));
+        hosts.start(2, Integer.toString(system.config().apiPort()), infraEnvId, ids[2], token);
+        Await.until("host 2 known again", Duration.ofSeconds(120), () -> statuses(api, cluster).equals("known,known,known"));
+        Await.until("the cluster ready again", Duration.ofSeconds(60),
+            () -> "ready".equals(api.get(cluster).json().getString("status")));
+      } finally {
+        for (Object h : api.get(cluster + "/hosts").array()) {
+          JsonObject host = (JsonObject) h;
+          System.out.println("host " + host.getString("requested_hostname") + " " + host.getString("status") + ": "
+              + host.getString("status_info") + " " + host.getString("validations_info"));
+        }
+        System.out.println("cluster " + api.get(cluster).json().getString("status") + ": "
+            + api.get(cluster).json().getString("validations_info"));
       }
     }
+  }
+
+  /** The hosts' statuses, sorted, comma-separated. */
+  private static String statuses(Api api, String cluster) {
+    return String.join(",", api.get(cluster + "/hosts").array().stream()
+        .map(h -> ((JsonObject) h).getString("status")).sorted().toList());
   }
 
   private static JsonObject find(JsonArray hosts, String id) {

@@ -41,6 +41,11 @@ public final class BlockDevices {
       String serial, String wwn, String vendor, String hctl, List<String> mountpoints, String partlabel) {}
 
   public static List<Inventory.Disk> parse(String lsblkJson, HostRoot root) {
+    return parse(lsblkJson, root, false);
+  }
+
+  /** {@code includeLoopDisks}: test rigs whose hosts' disks are file-backed loop devices report those too. */
+  public static List<Inventory.Disk> parse(String lsblkJson, HostRoot root, boolean includeLoopDisks) {
     Map<String, Row> devices = new LinkedHashMap<>();
     Map<String, List<Row>> partitions = new LinkedHashMap<>();
     for (JsonNode n : WireJson.read(lsblkJson, JsonNode.class).path("blockdevices")) {
@@ -58,7 +63,8 @@ public final class BlockDevices {
     for (Row d : devices.values()) {
       String name = d.kname();
       String sys = "/sys/block/" + name;
-      if (name.startsWith("loop") || name.startsWith("zram") || "loop".equals(d.type())
+      boolean loop = name.startsWith("loop") || "loop".equals(d.type());
+      if ((loop && !includeLoopDisks) || name.startsWith("zram")
           || root.read(sys + "/hidden").orElse("0").equals("1")) {
         continue;
       }
@@ -103,7 +109,7 @@ public final class BlockDevices {
           null,
           null,
           Inventory.InstallationEligibility.of(
-              DiskEligibility.reasons(d, parts, multipath, lvm, isoMount))));
+              DiskEligibility.reasons(d, parts, multipath, lvm, isoMount, includeLoopDisks))));
     }
     disks.sort(Comparator.comparing(Inventory.Disk::name));
     return disks;

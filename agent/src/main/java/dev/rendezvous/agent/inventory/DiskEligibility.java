@@ -20,8 +20,15 @@ public final class DiskEligibility {
 
   static List<String> reasons(
       BlockDevices.Row disk, List<BlockDevices.Row> partitions, boolean multipath, boolean lvm, boolean isoMount) {
+    return reasons(disk, partitions, multipath, lvm, isoMount, false);
+  }
+
+  /** {@code loopDisks}: the rig's disks are loop devices (--include-loop-disks), whose "controller" is a file. */
+  static List<String> reasons(BlockDevices.Row disk, List<BlockDevices.Row> partitions, boolean multipath, boolean lvm,
+      boolean isoMount, boolean loopDisks) {
     List<String> reasons = new ArrayList<>();
-    boolean knownController = KNOWN_CONTROLLERS.stream().anyMatch(disk.kname()::startsWith);
+    boolean knownController = KNOWN_CONTROLLERS.stream().anyMatch(disk.kname()::startsWith)
+        || (loopDisks && disk.kname().startsWith("loop"));
     if (!knownController && !multipath && !lvm && !disk.kname().startsWith("md")) {
       reasons.add("Disk has unknown storage controller");
     }

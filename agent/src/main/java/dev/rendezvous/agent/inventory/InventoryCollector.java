@@ -27,7 +27,15 @@ public final class InventoryCollector {
   private final HardwareProbe probe;
   private final Optional<String> hostnameOverride;
 
+  private final boolean includeLoopDisks;
+
   public InventoryCollector(HostRoot root, CommandRunner commands, HardwareProbe probe, Optional<String> hostname) {
+    this(root, commands, probe, hostname, false);
+  }
+
+  public InventoryCollector(HostRoot root, CommandRunner commands, HardwareProbe probe, Optional<String> hostname,
+      boolean includeLoopDisks) {
+    this.includeLoopDisks = includeLoopDisks;
     this.root = root;
     this.commands = commands;
     this.probe = probe;
@@ -46,7 +54,7 @@ public final class InventoryCollector {
     long memTotal = MemoryInfo.memTotalBytes(root.readRaw("/proc/meminfo")
         .orElseThrow(() -> new IOException("cannot read /proc/meminfo")));
     Inventory.Memory memory = MemoryInfo.of(memTotal, probe.memoryModulesBytes(), MemoryInfo.sysfsOnlineBytes(root));
-    List<Inventory.Disk> disks = BlockDevices.parse(require(BlockDevices.lsblkCommand()), root);
+    List<Inventory.Disk> disks = BlockDevices.parse(require(BlockDevices.lsblkCommand()), root, includeLoopDisks);
     List<Inventory.Interface> interfaces = interfaces();
     List<Inventory.Route> routes = new ArrayList<>(RouteTable.parseIpv4(root.readRaw("/proc/net/route").orElse("")));
     routes.addAll(RouteTable.parseIpv6(root.readRaw("/proc/net/ipv6_route").orElse("")));
