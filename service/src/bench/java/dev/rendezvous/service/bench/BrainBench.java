@@ -42,7 +42,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * and (where the plan changes) to the host's next steps seen on the steps topic; then baselines in the same
  * process: the same replies through a no-op handler, and through a handler doing one minimal transaction.
  *
- * <p>Usage: {@code mvn -B -pl service -am -Pbench test-compile exec:java -Dexec.args="1000 32"} (hosts, partitions).
+ * <p>Usage: {@code mvn -q -B -pl service -am install -DskipTests && mvn -B -pl service -Pbench test-compile exec:java -Dexec.args="1000 32"}
+ * (hosts, partitions).
  */
 public final class BrainBench {
   private static final AtomicLong COMMITS = new AtomicLong();
