@@ -69,6 +69,7 @@ public final class Brain {
   /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
   private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
   private volatile Listener listener = (k, e, h, s) -> { };
+  private final java.time.Duration disconnection;
 
   public Brain(Vertx vertx, Pool pool, BusProducer producer, DomainConfig config, Clock clock) {
     this(vertx, pool, producer, config, clock, Math.max(1, Runtime.getRuntime().availableProcessors()));
@@ -81,6 +82,7 @@ public final class Brain {
     this.store = new BrainStore(pool);
     this.lanes = new Lanes(vertx, lanes);
     this.rules = new BrainRules(config, StepIdGenerator.random());
+    this.disconnection = config.timeouts().hostDisconnection();
   }
 
   public void listener(Listener l) {
@@ -369,6 +371,46 @@ public final class Brain {
   /** A periodic refresh from the cache (timeouts, due pushes). */
   Future<Result> monitorRefresh(WorkKey key) {
     return run(key, null, w -> rules.settle(w, w.hostIds()));
+  }
+
+  private static final java.util.Set<HostStatus> RESTING_HOSTS = java.util.EnumSet.of(HostStatus.DISCOVERING,
+      HostStatus.KNOWN, HostStatus.INSUFFICIENT, HostStatus.PENDING_FOR_INPUT, HostStatus.DISCONNECTED,
+      HostStatus.DISCOVERING_UNBOUND, HostStatus.KNOWN_UNBOUND, HostStatus.INSUFFICIENT_UNBOUND,
+      HostStatus.DISCONNECTED_UNBOUND, HostStatus.INSTALLED, HostStatus.ADDED_TO_EXISTING_CLUSTER);
+  private static final java.util.Set<dev.rendezvous.service.domain.ClusterStatus> RESTING_CLUSTERS = java.util.EnumSet.of(
+      dev.rendezvous.service.domain.ClusterStatus.INSUFFICIENT, dev.rendezvous.service.domain.ClusterStatus.READY,
+      dev.rendezvous.service.domain.ClusterStatus.PENDING_FOR_INPUT, dev.rendezvous.service.domain.ClusterStatus.INSTALLED,
+      dev.rendezvous.service.domain.ClusterStatus.ADDING_HOSTS);
+
+  /**
+   * Whether a monitor pass has anything to do for the key: not cached (read it), a cluster or host in a state
+   * with clock-driven rules (preparing, installing, logs, ...), a host whose check-in is about to time out, or a
+   * plan that may be due. Resting keys are left alone between the monitor's full passes.
+   */
+  boolean needsMonitor(WorkKey key, Instant now, long intervalMillis) {
+    Loaded l = cache.get(key);
+    if (l == null) {
+      return true;
+    }
+    if (l.cluster() != null && !RESTING_CLUSTERS.contains(l.cluster().context().status())) {
+      return true;
+    }
+    Instant soon = now.plusMillis(intervalMillis);
+    for (HostRecord r : l.hosts().values()) {
+      HostSnapshot h = r.snapshot();
+      if (!RESTING_HOSTS.contains(h.status())) {
+        return true;
+      }
+      boolean quiet = h.status() == HostStatus.DISCONNECTED || h.status() == HostStatus.DISCONNECTED_UNBOUND;
+      if (!quiet && (h.checkedInAt() == null || !soon.isBefore(h.checkedInAt().plus(disconnection)))) {
+        return true;
+      }
+      BrainRules.PushMark m = pushed.get(h.id());
+      if (m == null || !soon.isBefore(m.pushedAt().plusSeconds(BrainRules.SHORTEST_PLAN_SECONDS))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */

@@ -35,7 +35,11 @@ public final class BrainMonitor {
   private volatile int partitions;
   private Set<TopicPartition> lastAssignment;
   private long timer = -1;
+  private long interval = 1000;
+  private long ticks;
   private boolean ticking;
+  /** Every so many passes every owned key is refreshed, resting or not (a safety net, about once a minute). */
+  private long fullPassEvery = 12;
 
   /** {@code topic}: a topic of the consumer whose partition numbers say which keys this instance owns. */
   public BrainMonitor(Vertx vertx, Brain brain, BusConsumer consumer, String bootstrap, String topic) {
@@ -47,6 +51,8 @@ public final class BrainMonitor {
   }
 
   public void start(long intervalMillis) {
+    interval = intervalMillis;
+    fullPassEvery = Math.max(1, 60_000 / intervalMillis);
     vertx.getOrCreateContext().runOnContext(v -> timer = vertx.setPeriodic(intervalMillis, id -> tick()));
   }
 
@@ -75,9 +81,11 @@ public final class BrainMonitor {
       }
       return brain.store().versions().compose(versions -> {
         brain.dropStale(versions);
+        boolean full = ticks++ % fullPassEvery == 0;
+        java.time.Instant now = brain.now();
         List<Future<?>> runs = new ArrayList<>();
         for (WorkKey k : versions.keySet()) {
-          if (owned.contains(Topics.partitionFor(k.partitionKey(), count))) {
+          if (owned.contains(Topics.partitionFor(k.partitionKey(), count)) && (full || brain.needsMonitor(k, now, interval))) {
             runs.add(brain.monitorRefresh(k));
           }
         }

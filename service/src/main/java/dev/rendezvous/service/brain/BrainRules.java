@@ -40,6 +40,10 @@ import java.util.function.Function;
 final class BrainRules {
   /** Rounds of host+cluster refresh per unit: enough for ready → preparing → installing in one go. */
   private static final int SETTLE_ROUNDS = 4;
+  /** How far the host clock must move before it is stored again (its checks allow minutes of skew). */
+  static final long CLOCK_GRANULARITY_SECONDS = 60;
+  /** The shortest next_instruction_seconds the planner gives: a pushed plan is never due earlier. */
+  static final int SHORTEST_PLAN_SECONDS = 60;
 
   private final DomainConfig config;
   private final HostStateMachine hostMachine;
@@ -230,7 +234,9 @@ final class BrainRules {
     if (h.checkedInAt() == null || at.isAfter(h.checkedInAt())) {
       b.checkedInAt(at);
     }
-    b.hostTimestamp(Math.max(h.hostTimestamp(), at.getEpochSecond()));
+    if (at.getEpochSecond() - h.hostTimestamp() >= CLOCK_GRANULARITY_SECONDS) {
+      b.hostTimestamp(at.getEpochSecond()); // upstream learns it at each poll, about once a minute
+    }
     w.put(b.build());
   }
 
@@ -372,11 +378,16 @@ final class BrainRules {
         }
         w.connectivityInputsChanged = false;
       }
-      RoleAssigner.Suggestions s = roles.suggest(w.cluster());
-      s.suggestedRoles().forEach((id, role) -> w.put(w.host(id).toBuilder().suggestedRole(role).build()));
-      s.events().forEach(w::event);
+      if (scope.size() == w.hostIds().size() || w.sharedInputsChanged()) {
+        RoleAssigner.Suggestions s = roles.suggest(w.cluster());
+        s.suggestedRoles().forEach((id, role) -> w.put(w.host(id).toBuilder().suggestedRole(role).build()));
+        s.events().forEach(w::event);
+      }
       for (UUID id : scope) {
         refreshHost(w, id);
+      }
+      if (scope.size() < w.hostIds().size() && !w.sharedInputsChanged()) {
+        break; // nothing the cluster's rules read has moved: the monitor's passes cover the clock
       }
       ClusterTransition ct = clusterMachine.apply(w.cluster(), new ClusterEvent.Refresh(), w.now);
       w.apply(ct, true);
@@ -403,11 +414,16 @@ final class BrainRules {
    * (a reconnected agent, a failed publish). Never on every reply: an agent would loop on its steps.
    */
   void plan(Work w, Function<UUID, PushMark> marks) {
+    boolean everyone = w.sharedInputsChanged();
     for (HostRecord r : List.copyOf(w.records())) {
       HostSnapshot h = r.snapshot();
       PushMark last = marks.apply(h.id());
       if (h.status() == null || (!h.unbound() && w.cluster() == null)) {
         continue;
+      }
+      boolean mayBeDue = last == null || !w.now.isBefore(last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
+      if (!everyone && !mayBeDue && !w.forced(h.id()) && !w.hostChanged(h.id())) {
+        continue; // its plan's inputs did not move and it is not due: no need to plan it
       }
       StepPlan p = planner.plan(h, w.cluster());
       String sig = Brain.signature(h, p.steps());

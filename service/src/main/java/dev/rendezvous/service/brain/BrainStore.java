@@ -16,6 +16,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -53,18 +54,6 @@ final class BrainStore {
       + " step_results, spec, state, checked_in_at, registered_at, row_version, created_at, updated_at) VALUES"
       + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb, $15::text::jsonb,"
       + " $16::text::jsonb, $17::text::jsonb, $18::text::jsonb, $19::text::jsonb, $20::text::jsonb, $21, $22, 1, $23, $23)";
-  // checked_in_at and the host clock only move forward: a check-in written meanwhile is kept
-  private static final String UPDATE_HOST = "WITH u AS (UPDATE hosts SET cluster_id = $3, status = $4, status_info = $5,"
-      + " status_updated_at = $6, role = $7, suggested_role = $8, bootstrap = $9, requested_hostname = $10,"
-      + " installation_disk_id = $11, installation_disk_path = $12, discovery_agent_version = $13,"
-      + " inventory = $14::text::jsonb, connectivity = $15::text::jsonb, validations_info = $16::text::jsonb,"
-      + " progress = $17::text::jsonb, step_results = $18::text::jsonb, spec = $19::text::jsonb,"
-      + " state = $20::text::jsonb || jsonb_build_object('timestamp',"
-      + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($20::text::jsonb->>'timestamp')::bigint)),"
-      + " checked_in_at = GREATEST(hosts.checked_in_at, $21), registered_at = COALESCE(hosts.registered_at, $22),"
-      + " updated_at = $23, row_version = row_version + 1"
-      + " WHERE id = $1 AND infra_env_id = $2 AND row_version = $24 RETURNING 1)"
-      + " SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')";
   private static final String UPDATE_CLUSTER = "WITH u AS (UPDATE clusters SET status = $2, status_info = $3,"
       + " status_updated_at = $4, validations_info = $5::text::jsonb, progress = $6::text::jsonb,"
       + " install_started_at = $7, install_completed_at = $8, state = $9::text::jsonb, updated_at = $10,"
@@ -117,12 +106,14 @@ final class BrainStore {
   private static Loaded loaded(WorkKey key, String tenant, ClusterRecord cluster, RowSet<Row> rows) {
     Map<UUID, HostRecord> hosts = new LinkedHashMap<>();
     Map<UUID, Boolean> staticNet = new LinkedHashMap<>();
+    Map<UUID, StoredHost> stored = new LinkedHashMap<>();
     for (Row r : rows) {
       StoredHost s = storedHost(r);
       hosts.put(s.id(), SnapshotMapper.host(s));
+      stored.put(s.id(), s);
       staticNet.put(s.infraEnvId(), s.staticNetworking());
     }
-    return new Loaded(key, tenant, cluster, hosts, staticNet);
+    return new Loaded(key, tenant, cluster, hosts, staticNet, stored);
   }
 
   Future<Optional<InfraEnvInfo>> infraEnv(UUID id) {
@@ -222,8 +213,10 @@ final class BrainStore {
       all.add(conn.preparedQuery(CHECK_HOSTS + where)
           .execute(Tuple.of(id, base.hostCount(), base.versionSum(), base.latestCheckIn())));
       OffsetDateTime now = SnapshotMapper.offset(w.now);
-      for (HostRecord r : w.changedHosts()) {
-        all.add(writeHost(conn, r, w.isNew(r.snapshot().id()), base.hosts().get(r.snapshot().id()), now));
+      for (Map.Entry<UUID, StoredHost> e : w.writes().entrySet()) {
+        UUID hostId = e.getKey();
+        all.add(w.isNew(hostId) ? insertHost(conn, e.getValue(), now)
+            : updateHost(conn, e.getValue(), base.stored().get(hostId), base.hosts().get(hostId).rowVersion(), now));
       }
       if (w.clusterChanged()) {
         StoredCluster c = SnapshotMapper.stored(w.clusterRecord());
@@ -259,21 +252,68 @@ final class BrainStore {
     });
   }
 
-  private static Future<?> writeHost(SqlConnection conn, HostRecord r, boolean isNew, HostRecord before, OffsetDateTime now) {
-    StoredHost s = SnapshotMapper.stored(r);
-    List<Object> args = new ArrayList<>(Arrays.asList(s.id(), s.infraEnvId(), s.clusterId(), s.status(), s.statusInfo(),
-        s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(), s.requestedHostname(), s.installationDiskId(),
-        s.installationDiskPath(), s.discoveryAgentVersion(), s.inventory(), s.connectivity(), s.validationsInfo(),
-        s.progress(), s.stepResults(), s.spec(), s.state(), s.checkedInAt()));
-    if (isNew) {
-      args.add(s.registeredAt());
-      args.add(now);
-      return conn.preparedQuery(INSERT_HOST).execute(Tuple.from(args));
+  private static Future<?> insertHost(SqlConnection conn, StoredHost s, OffsetDateTime now) {
+    return conn.preparedQuery(INSERT_HOST).execute(Tuple.from(Arrays.asList(s.id(), s.infraEnvId(), s.clusterId(),
+        s.status(), s.statusInfo(), s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(),
+        s.requestedHostname(), s.installationDiskId(), s.installationDiskPath(), s.discoveryAgentVersion(),
+        s.inventory(), s.connectivity(), s.validationsInfo(), s.progress(), s.stepResults(), s.spec(), s.state(),
+        s.checkedInAt(), s.registeredAt(), now)));
+  }
+
+  /** One column of an update: its assignment (with $ for its parameter) and value. */
+  private record Assign(String sql, Object value) {}
+
+  /**
+   * Updates only the columns that differ from {@code was} (all of them when the row as stored is unknown),
+   * guarded by the row version. checked_in_at and the host clock only move forward: a check-in written
+   * meanwhile without a version bump is kept.
+   */
+  private static Future<?> updateHost(SqlConnection conn, StoredHost s, StoredHost was, long version, OffsetDateTime now) {
+    List<Assign> set = new ArrayList<>();
+    col(set, was == null || !Objects.equals(s.clusterId(), was.clusterId()), "cluster_id = $", s.clusterId());
+    col(set, was == null || !Objects.equals(s.status(), was.status()), "status = $", s.status());
+    col(set, was == null || !Objects.equals(s.statusInfo(), was.statusInfo()), "status_info = $", s.statusInfo());
+    col(set, was == null || !Objects.equals(s.statusUpdatedAt(), was.statusUpdatedAt()), "status_updated_at = $",
+        s.statusUpdatedAt());
+    col(set, was == null || !Objects.equals(s.role(), was.role()), "role = $", s.role());
+    col(set, was == null || !Objects.equals(s.suggestedRole(), was.suggestedRole()), "suggested_role = $", s.suggestedRole());
+    col(set, was == null || s.bootstrap() != was.bootstrap(), "bootstrap = $", s.bootstrap());
+    col(set, was == null || !Objects.equals(s.requestedHostname(), was.requestedHostname()), "requested_hostname = $",
+        s.requestedHostname());
+    col(set, was == null || !Objects.equals(s.installationDiskId(), was.installationDiskId()), "installation_disk_id = $",
+        s.installationDiskId());
+    col(set, was == null || !Objects.equals(s.installationDiskPath(), was.installationDiskPath()),
+        "installation_disk_path = $", s.installationDiskPath());
+    col(set, was == null || !Objects.equals(s.discoveryAgentVersion(), was.discoveryAgentVersion()),
+        "discovery_agent_version = $", s.discoveryAgentVersion());
+    col(set, was == null || !Objects.equals(s.inventory(), was.inventory()), "inventory = $::text::jsonb", s.inventory());
+    col(set, was == null || !Objects.equals(s.connectivity(), was.connectivity()), "connectivity = $::text::jsonb",
+        s.connectivity());
+    col(set, was == null || !Objects.equals(s.validationsInfo(), was.validationsInfo()), "validations_info = $::text::jsonb",
+        s.validationsInfo());
+    col(set, was == null || !Objects.equals(s.progress(), was.progress()), "progress = $::text::jsonb", s.progress());
+    col(set, was == null || !Objects.equals(s.stepResults(), was.stepResults()), "step_results = $::text::jsonb",
+        s.stepResults());
+    col(set, was == null || !Objects.equals(s.spec(), was.spec()), "spec = $::text::jsonb", s.spec());
+    col(set, was == null || !Objects.equals(s.state(), was.state()), "state = $::text::jsonb || jsonb_build_object('timestamp',"
+        + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($::text::jsonb->>'timestamp')::bigint))", s.state());
+    col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",
+        s.checkedInAt());
+    StringBuilder sql = new StringBuilder("WITH u AS (UPDATE hosts SET ");
+    List<Object> args = new ArrayList<>(Arrays.asList(s.id(), s.infraEnvId(), version, now));
+    for (Assign a : set) {
+      args.add(a.value());
+      sql.append(a.sql().replace("$", "$" + args.size())).append(", ");
     }
-    args.add(s.registeredAt());
-    args.add(now);
-    args.add(before.rowVersion());
-    return conn.preparedQuery(UPDATE_HOST).execute(Tuple.from(args));
+    sql.append("updated_at = $4, row_version = row_version + 1 WHERE id = $1 AND infra_env_id = $2 AND row_version = $3"
+        + " RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')");
+    return conn.preparedQuery(sql.toString()).execute(Tuple.from(args));
+  }
+
+  private static void col(List<Assign> set, boolean changed, String sql, Object value) {
+    if (changed) {
+      set.add(new Assign(sql, value));
+    }
   }
 
   // ------------------------------------------------------------------------------------------------ rows

@@ -9,18 +9,27 @@ import java.util.UUID;
  * What the store read for one key, as cached between units of work. {@code cluster} is null for unbound
  * hosts. The host aggregate (count, sum of row versions, latest check-in) is what a unit of work re-checks
  * inside its transaction: any write by someone else since (a new, deleted, changed or checked-in host)
- * makes it differ, the transaction aborts and the key is read again.
+ * makes it differ, the transaction aborts and the key is read again. {@code stored} holds each host's row as
+ * last read or written, so a unit writes only the columns that changed (an unchanged inventory is neither
+ * serialised again nor rewritten, which keeps TOAST and WAL traffic down).
  */
 record Loaded(
     WorkKey key,
     String tenant,
     ClusterRecord cluster,
     Map<UUID, HostRecord> hosts,
-    Map<UUID, Boolean> staticNetworking) {
+    Map<UUID, Boolean> staticNetworking,
+    Map<UUID, StoredHost> stored) {
 
   Loaded {
     hosts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
     staticNetworking = Map.copyOf(staticNetworking);
+    stored = Map.copyOf(stored);
+  }
+
+  /** Without the rows as last read or written (every column of a changed host is then written). */
+  Loaded(WorkKey key, String tenant, ClusterRecord cluster, Map<UUID, HostRecord> hosts, Map<UUID, Boolean> staticNetworking) {
+    this(key, tenant, cluster, hosts, staticNetworking, Map.of());
   }
 
   int hostCount() {

@@ -109,7 +109,16 @@ public final class SnapshotMapper {
       "images_status", "disks_info", "api_vip_connectivity", "tang_connectivity");
 
   public static StoredHost stored(HostRecord r) {
+    return stored(r, null, null);
+  }
+
+  /**
+   * The row of {@code r}; documents equal to those of {@code prev} reuse their text from {@code prevStored}
+   * (as read or last written) instead of being serialised again, so they also compare unchanged.
+   */
+  public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored) {
     HostSnapshot h = r.snapshot();
+    HostSnapshot p = prev == null || prevStored == null ? null : prev.snapshot();
     ObjectNode state = JSON.createObjectNode();
     state.put("day2", h.day2());
     state.put("media_disconnected", h.mediaDisconnected());
@@ -147,11 +156,19 @@ public final class SnapshotMapper {
     return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
         offset(h.statusUpdatedAt()), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
         h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
-        h.discoveryAgentVersion(), h.inventory() == null ? null : StepOutputs.toJson(h.inventory()),
-        h.connectivity() == null ? null : StepOutputs.toJson(h.connectivity()),
-        h.validationsInfo() == null ? null : h.validationsInfo().toJson(), progressJson(h.progress()),
+        h.discoveryAgentVersion(),
+        p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
+            : h.inventory() == null ? null : StepOutputs.toJson(h.inventory()),
+        p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
+            : h.connectivity() == null ? null : StepOutputs.toJson(h.connectivity()),
+        p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
+            : h.validationsInfo() == null ? null : h.validationsInfo().toJson(), progressJson(h.progress()),
         canonical(results), r.spec(), canonical(state), offset(h.checkedInAt()), offset(h.registeredAt()),
         r.rowVersion(), h.staticNetworking());
+  }
+
+  private static boolean same(Object a, Object b) {
+    return a == b || (a != null && a.equals(b));
   }
 
   /** Upstream host-progress-info; null when the host never reported progress. */

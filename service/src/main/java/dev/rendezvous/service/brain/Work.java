@@ -239,6 +239,55 @@ final class Work {
     return out;
   }
 
+  /** Whether host {@code id} differs from what was loaded (or is new). */
+  boolean hostChanged(UUID id) {
+    HostRecord before = base.hosts().get(id);
+    HostRecord now = hosts.get(id);
+    return before == null || (now != null && !before.sameContent(now));
+  }
+
+  /**
+   * Whether something other hosts' plans or the cluster's state depend on moved in this unit: a host's status,
+   * roles, bootstrap flag, inventory, connectivity, install disk or clock, a new host, or the cluster itself.
+   */
+  boolean sharedInputsChanged() {
+    if (cluster != null && base.cluster() != null && !base.cluster().context().equals(cluster.context())) {
+      return true;
+    }
+    for (HostRecord r : hosts.values()) {
+      HostRecord b = base.hosts().get(r.snapshot().id());
+      if (b == null) {
+        return true;
+      }
+      HostSnapshot x = b.snapshot();
+      HostSnapshot y = r.snapshot();
+      if (x == y) {
+        continue;
+      }
+      if (x.status() != y.status() || x.role() != y.role() || x.suggestedRole() != y.suggestedRole()
+          || x.bootstrap() != y.bootstrap() || x.inventory() != y.inventory() || x.connectivity() != y.connectivity()
+          || !java.util.Objects.equals(x.installationDiskPath(), y.installationDiskPath())
+          || x.hostTimestamp() != y.hostTimestamp() || !java.util.Objects.equals(x.requestedHostname(), y.requestedHostname())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private Map<UUID, StoredHost> writes;
+
+  /** The rows to write for the changed hosts (computed once; reuses the stored JSON of unchanged documents). */
+  Map<UUID, StoredHost> writes() {
+    if (writes == null) {
+      writes = new LinkedHashMap<>();
+      for (HostRecord r : changedHosts()) {
+        UUID id = r.snapshot().id();
+        writes.put(id, SnapshotMapper.stored(r, base.hosts().get(id), base.stored().get(id)));
+      }
+    }
+    return writes;
+  }
+
   boolean clusterChanged() {
     return cluster != null && base.cluster() != null && !base.cluster().sameContent(cluster);
   }
@@ -265,6 +314,13 @@ final class Work {
       c = new ClusterRecord(c.context(), base.cluster().rowVersion() + 1, c.tenant(), c.spec(),
           c.installCompletedAt(), c.progress());
     }
-    return new Loaded(base.key(), tenant, c, after, staticNetworking);
+    Map<UUID, StoredHost> stored = new LinkedHashMap<>(base.stored());
+    writes().forEach((id, s) -> stored.put(id, new StoredHost(s.id(), s.infraEnvId(), s.clusterId(), s.status(),
+        s.statusInfo(), s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(), s.requestedHostname(),
+        s.installationDiskId(), s.installationDiskPath(), s.discoveryAgentVersion(), s.inventory(), s.connectivity(),
+        s.validationsInfo(), s.progress(), s.stepResults(), s.spec(), s.state(), s.checkedInAt(), s.registeredAt(),
+        after.get(id).rowVersion(), s.staticNetworking())));
+    stored.keySet().retainAll(after.keySet());
+    return new Loaded(base.key(), tenant, c, after, staticNetworking, stored);
   }
 }

@@ -11,7 +11,9 @@ public final class Database {
   private Database() {}
 
   public static Pool pool(Vertx vertx, String uri, int maxSize) {
-    PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(256);
+    // statements are prepared once per connection: the brain runs the same few thousands of times a second
+    PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(256).setCachePreparedStatements(true)
+        .setPreparedStatementCacheMaxSize(512);
     return PgBuilder.pool()
         .with(new PoolOptions().setMaxSize(maxSize).setShared(false))
         .connectingTo(connect)

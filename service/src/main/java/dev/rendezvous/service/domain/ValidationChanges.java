@@ -56,8 +56,10 @@ public final class ValidationChanges {
     if (previous == null) {
       return out;
     }
+    Map<String, ValidationResult> previousById = new java.util.HashMap<>();
+    previous.all().forEach(r -> previousById.put(r.id(), r));
     for (ValidationResult r : current.all()) {
-      Optional<ValidationResult> before = previous.find(r.id());
+      Optional<ValidationResult> before = Optional.ofNullable(previousById.get(r.id()));
       if (before.isEmpty()) {
         continue;
       }
