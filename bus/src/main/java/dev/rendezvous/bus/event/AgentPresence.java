@@ -16,7 +16,6 @@ public record AgentPresence(
         @JsonProperty("agent_version") String agentVersion) implements BusPayload {
 
     public static final String TYPE = "agent_presence";
-    public static final int VERSION = 1;
 
     public static final String CONNECTED = "connected";
     public static final String DISCONNECTED = "disconnected";
@@ -36,9 +35,4 @@ public record AgentPresence(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }

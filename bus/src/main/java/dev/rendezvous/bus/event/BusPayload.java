@@ -32,7 +32,9 @@ public sealed interface BusPayload permits HostRegistered, StepReplyReceived, Ag
     @JsonIgnore
     String typeName();
 
-    /** The schema version this build writes for this payload type. */
+    /** The schema version this build writes for this payload type (bumped per record when its meaning changes). */
     @JsonIgnore
-    int schemaVersion();
+    default int schemaVersion() {
+        return 1;
+    }
 }

@@ -13,7 +13,6 @@ public record ClusterActionRequested(
         @JsonProperty("requested_by") String requestedBy) implements BusPayload {
 
     public static final String TYPE = "cluster_action_requested";
-    public static final int VERSION = 1;
 
     public static final String INSTALL = "install";
     public static final String CANCEL = "cancel";
@@ -29,9 +28,4 @@ public record ClusterActionRequested(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }

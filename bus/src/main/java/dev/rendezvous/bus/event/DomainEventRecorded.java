@@ -19,7 +19,6 @@ public record DomainEventRecorded(
         @JsonProperty("props") String props) implements BusPayload {
 
     public static final String TYPE = "domain_event_recorded";
-    public static final int VERSION = 1;
 
     public DomainEventRecorded {
         Objects.requireNonNull(severity, "severity");
@@ -34,9 +33,4 @@ public record DomainEventRecorded(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }

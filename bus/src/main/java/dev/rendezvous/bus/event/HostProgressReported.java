@@ -13,7 +13,6 @@ public record HostProgressReported(
         @JsonProperty("progress_info") String progressInfo) implements BusPayload {
 
     public static final String TYPE = "host_progress_reported";
-    public static final int VERSION = 1;
 
     public HostProgressReported {
         Objects.requireNonNull(currentStage, "current_stage");
@@ -25,9 +24,4 @@ public record HostProgressReported(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }

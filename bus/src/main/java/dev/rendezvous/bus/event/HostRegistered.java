@@ -16,7 +16,6 @@ public record HostRegistered(
         @JsonProperty("transport") String transport) implements BusPayload {
 
     public static final String TYPE = "host_registered";
-    public static final int VERSION = 1;
 
     public HostRegistered {
         Objects.requireNonNull(hostId, "host_id");
@@ -29,9 +28,4 @@ public record HostRegistered(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }

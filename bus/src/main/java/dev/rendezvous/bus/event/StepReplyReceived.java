@@ -16,7 +16,6 @@ public record StepReplyReceived(
         @JsonProperty("error") String error) implements BusPayload {
 
     public static final String TYPE = "step_reply_received";
-    public static final int VERSION = 1;
 
     public StepReplyReceived {
         Objects.requireNonNull(stepType, "step_type");
@@ -29,9 +28,4 @@ public record StepReplyReceived(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }

@@ -16,7 +16,6 @@ public record StepsToDeliver(
         @JsonProperty("instructions") List<Step> instructions) implements BusPayload {
 
     public static final String TYPE = "steps_to_deliver";
-    public static final int VERSION = 1;
 
     public static final String CONTINUE = "continue";
     public static final String EXIT = "exit";
@@ -44,9 +43,4 @@ public record StepsToDeliver(
         return TYPE;
     }
 
-    @Override
-    @JsonIgnore
-    public int schemaVersion() {
-        return VERSION;
-    }
 }
