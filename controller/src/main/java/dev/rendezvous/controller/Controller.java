@@ -24,6 +24,14 @@ public final class Controller implements AutoCloseable {
     throw new UnsupportedOperationException("the controller's loops are being built (issue 11)");
   }
 
+  /**
+   * Completes once the controller is running in the cluster and has said so (upstream creates the event
+   * {@code AssistedControllerIsReady} in its namespace, which the bootstrap installer waits for).
+   */
+  public CompletableFuture<Void> ready() {
+    throw new UnsupportedOperationException("the controller's loops are being built (issue 11)");
+  }
+
   /** Completes when the controller stopped on its own (installation completed or failed, cluster gone). */
   public CompletableFuture<Outcome> finished() {
     throw new UnsupportedOperationException("the controller's loops are being built (issue 11)");
