@@ -3,9 +3,15 @@ package dev.rendezvous.bus;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.BusPayload;
 import dev.rendezvous.bus.event.ClusterActionRequested;
+import dev.rendezvous.bus.event.ClusterPreparationFinished;
 import dev.rendezvous.bus.event.DomainEventRecorded;
+import dev.rendezvous.bus.event.FinalizingStageReported;
 import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
+import dev.rendezvous.bus.event.InstallationCompletionReported;
+import dev.rendezvous.bus.event.KubeconfigStored;
+import dev.rendezvous.bus.event.LogsReported;
+import dev.rendezvous.bus.event.OperatorStatusReported;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
 import java.util.List;
@@ -23,8 +29,11 @@ import java.util.Map;
  *   <tr><td>{@value #AGENT_PRESENCE}</td><td>{@link AgentPresence}</td><td>gateway</td><td>service (checked-in, disconnected, re-plan on connect)</td></tr>
  *   <tr><td>{@value #STEP_REPLIES}</td><td>{@link StepReplyReceived}</td><td>gateway</td><td>service (validator, state machine)</td></tr>
  *   <tr><td>{@value #STEPS}</td><td>{@link StepsToDeliver}</td><td>service (planner)</td><td>every gateway instance, no group (fan-out)</td></tr>
- *   <tr><td>{@value #INSTALL_PROGRESS}</td><td>{@link HostProgressReported}</td><td>gateway</td><td>service (state machine)</td></tr>
- *   <tr><td>{@value #CLUSTER_ACTIONS}</td><td>{@link ClusterActionRequested}</td><td>REST API</td><td>service (install orchestration)</td></tr>
+ *   <tr><td>{@value #INSTALL_PROGRESS}</td><td>{@link HostProgressReported}, {@link FinalizingStageReported},
+ *       {@link OperatorStatusReported}, {@link KubeconfigStored}, {@link LogsReported},
+ *       {@link InstallationCompletionReported}</td><td>REST API (installer, controller)</td><td>service (state machine)</td></tr>
+ *   <tr><td>{@value #CLUSTER_ACTIONS}</td><td>{@link ClusterActionRequested}, {@link ClusterPreparationFinished}</td>
+ *       <td>REST API, preparation</td><td>service (install orchestration)</td></tr>
  *   <tr><td>{@value #EVENTS}</td><td>{@link DomainEventRecorded}</td><td>service</td><td>observability (event feed, metrics)</td></tr>
  * </table>
  */
@@ -40,14 +49,20 @@ public final class Topics {
     private static final List<String> ALL = List.of(
             HOST_REGISTRATIONS, AGENT_PRESENCE, STEP_REPLIES, STEPS, INSTALL_PROGRESS, CLUSTER_ACTIONS, EVENTS);
 
-    private static final Map<Class<? extends BusPayload>, String> TOPIC_OF_PAYLOAD = Map.of(
-            HostRegistered.class, HOST_REGISTRATIONS,
-            AgentPresence.class, AGENT_PRESENCE,
-            StepReplyReceived.class, STEP_REPLIES,
-            StepsToDeliver.class, STEPS,
-            HostProgressReported.class, INSTALL_PROGRESS,
-            ClusterActionRequested.class, CLUSTER_ACTIONS,
-            DomainEventRecorded.class, EVENTS);
+    private static final Map<Class<? extends BusPayload>, String> TOPIC_OF_PAYLOAD = Map.ofEntries(
+            Map.entry(HostRegistered.class, HOST_REGISTRATIONS),
+            Map.entry(AgentPresence.class, AGENT_PRESENCE),
+            Map.entry(StepReplyReceived.class, STEP_REPLIES),
+            Map.entry(StepsToDeliver.class, STEPS),
+            Map.entry(HostProgressReported.class, INSTALL_PROGRESS),
+            Map.entry(FinalizingStageReported.class, INSTALL_PROGRESS),
+            Map.entry(OperatorStatusReported.class, INSTALL_PROGRESS),
+            Map.entry(KubeconfigStored.class, INSTALL_PROGRESS),
+            Map.entry(LogsReported.class, INSTALL_PROGRESS),
+            Map.entry(InstallationCompletionReported.class, INSTALL_PROGRESS),
+            Map.entry(ClusterActionRequested.class, CLUSTER_ACTIONS),
+            Map.entry(ClusterPreparationFinished.class, CLUSTER_ACTIONS),
+            Map.entry(DomainEventRecorded.class, EVENTS));
 
     private Topics() {
     }

@@ -31,7 +31,8 @@ class BusCodecTest {
             // every payload type has its own topic
             Topics.topicFor(payload.getClass());
         }
-        assertEquals(7, types.size());
+        // every payload type of the sealed interface (but the unknown-type fallback) is sampled
+        assertEquals(BusPayload.class.getPermittedSubclasses().length - 1, types.size());
     }
 
     @Test

@@ -3,6 +3,12 @@ package dev.rendezvous.bus;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.BusPayload;
 import dev.rendezvous.bus.event.ClusterActionRequested;
+import dev.rendezvous.bus.event.ClusterPreparationFinished;
+import dev.rendezvous.bus.event.FinalizingStageReported;
+import dev.rendezvous.bus.event.InstallationCompletionReported;
+import dev.rendezvous.bus.event.KubeconfigStored;
+import dev.rendezvous.bus.event.LogsReported;
+import dev.rendezvous.bus.event.OperatorStatusReported;
 import dev.rendezvous.bus.event.DomainEventRecorded;
 import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
@@ -32,6 +38,13 @@ final class SamplePayloads {
                                 List.of("{\"ntp_source\":\"a,b\"}")))),
                 new HostProgressReported("Writing image to disk", "47%"),
                 new ClusterActionRequested(ClusterActionRequested.INSTALL, "alice"),
+                new ClusterPreparationFinished("2025-01-02T03:04:05.123456Z", false, "openshift-install exited 3", "built-in"),
+                new FinalizingStageReported("Waiting for cluster operators"),
+                new OperatorStatusReported("console", "progressing", "Rolling out", "4.18.1"),
+                new KubeconfigStored(),
+                new LogsReported("controller", LogsReported.UPLOADED),
+                new InstallationCompletionReported(false, "Stopped waiting for cluster operators to be available",
+                        "[{\"name\":\"console\",\"status\":\"progressing\"}]"),
                 new DomainEventRecorded("host_registration_succeeded", "info", "user",
                         "Host master-0: Successfully registered", Instant.parse("2025-01-02T03:04:05.123456Z"),
                         "{\"host_id\":\"" + HOST + "\"}"));

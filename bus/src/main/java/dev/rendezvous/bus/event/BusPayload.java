@@ -24,9 +24,17 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
         @JsonSubTypes.Type(value = HostProgressReported.class, name = HostProgressReported.TYPE),
         @JsonSubTypes.Type(value = ClusterActionRequested.class, name = ClusterActionRequested.TYPE),
         @JsonSubTypes.Type(value = DomainEventRecorded.class, name = DomainEventRecorded.TYPE),
+        @JsonSubTypes.Type(value = ClusterPreparationFinished.class, name = ClusterPreparationFinished.TYPE),
+        @JsonSubTypes.Type(value = FinalizingStageReported.class, name = FinalizingStageReported.TYPE),
+        @JsonSubTypes.Type(value = OperatorStatusReported.class, name = OperatorStatusReported.TYPE),
+        @JsonSubTypes.Type(value = KubeconfigStored.class, name = KubeconfigStored.TYPE),
+        @JsonSubTypes.Type(value = LogsReported.class, name = LogsReported.TYPE),
+        @JsonSubTypes.Type(value = InstallationCompletionReported.class, name = InstallationCompletionReported.TYPE),
 })
 public sealed interface BusPayload permits HostRegistered, StepReplyReceived, AgentPresence, StepsToDeliver,
-        HostProgressReported, ClusterActionRequested, DomainEventRecorded, UnknownPayload {
+        HostProgressReported, ClusterActionRequested, DomainEventRecorded, ClusterPreparationFinished,
+        FinalizingStageReported, OperatorStatusReported, KubeconfigStored, LogsReported, InstallationCompletionReported,
+        UnknownPayload {
 
     /** The wire {@code type} name of this payload. */
     @JsonIgnore
