@@ -1,8 +1,8 @@
 package dev.rendezvous.service;
 
 import dev.rendezvous.service.domain.DomainConfig;
-import dev.rendezvous.service.domain.HardwareRequirements;
-import dev.rendezvous.service.domain.HardwareRequirements.RoleRequirements;
+import dev.rendezvous.service.domain.validation.HardwareRequirements.RoleRequirements;
+import dev.rendezvous.service.domain.validation.HardwareRequirements;
 import java.nio.file.Path;
 import java.time.Duration;
 

@@ -1,6 +1,6 @@
 package dev.rendezvous.service.api;
 
-import dev.rendezvous.service.domain.HostRole;
+import dev.rendezvous.service.domain.host.HostRole;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 

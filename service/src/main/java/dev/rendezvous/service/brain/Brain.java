@@ -9,13 +9,13 @@ import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
-import dev.rendezvous.service.domain.HostRole;
-import dev.rendezvous.service.domain.HostStatus;
 import dev.rendezvous.service.domain.DomainConfig;
-import dev.rendezvous.service.domain.HostSnapshot;
-import dev.rendezvous.service.domain.Step;
-import dev.rendezvous.service.domain.StepIdGenerator;
-import dev.rendezvous.service.domain.Steps;
+import dev.rendezvous.service.domain.host.HostRole;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStatus;
+import dev.rendezvous.service.domain.planning.Step;
+import dev.rendezvous.service.domain.planning.StepIdGenerator;
+import dev.rendezvous.service.domain.planning.Steps;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
@@ -377,10 +377,10 @@ public final class Brain {
       HostStatus.KNOWN, HostStatus.INSUFFICIENT, HostStatus.PENDING_FOR_INPUT, HostStatus.DISCONNECTED,
       HostStatus.DISCOVERING_UNBOUND, HostStatus.KNOWN_UNBOUND, HostStatus.INSUFFICIENT_UNBOUND,
       HostStatus.DISCONNECTED_UNBOUND, HostStatus.INSTALLED, HostStatus.ADDED_TO_EXISTING_CLUSTER);
-  private static final java.util.Set<dev.rendezvous.service.domain.ClusterStatus> RESTING_CLUSTERS = java.util.EnumSet.of(
-      dev.rendezvous.service.domain.ClusterStatus.INSUFFICIENT, dev.rendezvous.service.domain.ClusterStatus.READY,
-      dev.rendezvous.service.domain.ClusterStatus.PENDING_FOR_INPUT, dev.rendezvous.service.domain.ClusterStatus.INSTALLED,
-      dev.rendezvous.service.domain.ClusterStatus.ADDING_HOSTS);
+  private static final java.util.Set<dev.rendezvous.service.domain.cluster.ClusterStatus> RESTING_CLUSTERS = java.util.EnumSet.of(
+      dev.rendezvous.service.domain.cluster.ClusterStatus.INSUFFICIENT, dev.rendezvous.service.domain.cluster.ClusterStatus.READY,
+      dev.rendezvous.service.domain.cluster.ClusterStatus.PENDING_FOR_INPUT, dev.rendezvous.service.domain.cluster.ClusterStatus.INSTALLED,
+      dev.rendezvous.service.domain.cluster.ClusterStatus.ADDING_HOSTS);
 
   /**
    * Whether a monitor pass has anything to do for the key: not cached (read it), a cluster or host in a state

@@ -1,6 +1,6 @@
 package dev.rendezvous.service.brain;
 
-import dev.rendezvous.service.domain.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
 import java.time.Instant;
 
 /**

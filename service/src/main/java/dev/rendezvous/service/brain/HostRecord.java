@@ -1,6 +1,7 @@
 package dev.rendezvous.service.brain;
 
-import dev.rendezvous.service.domain.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+
 
 /**
  * A host as the brain keeps it: the domain's snapshot plus what only the adapter needs. {@code spec} is the
@@ -31,7 +32,7 @@ public record HostRecord(
   public HostRecord withOtherResult(String key, String json) {
     com.fasterxml.jackson.databind.node.ObjectNode o = SnapshotMapper.object(otherResults);
     try {
-      o.set(key, dev.rendezvous.service.domain.StepOutputs.JSON.readTree(json));
+      o.set(key, dev.rendezvous.service.domain.planning.StepOutputs.JSON.readTree(json));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException(e);
     }

@@ -1,15 +1,16 @@
 package dev.rendezvous.service.brain;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rendezvous.service.domain.ClusterContext;
-import dev.rendezvous.service.domain.ClusterEffect;
-import dev.rendezvous.service.domain.ClusterTransition;
 import dev.rendezvous.service.domain.DomainEvent;
-import dev.rendezvous.service.domain.HostEffect;
-import dev.rendezvous.service.domain.HostSnapshot;
-import dev.rendezvous.service.domain.HostTransition;
-import dev.rendezvous.service.domain.StepPlan;
 import dev.rendezvous.service.domain.Transitions;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterEffect;
+import dev.rendezvous.service.domain.cluster.ClusterTransition;
+import dev.rendezvous.service.domain.host.HostEffect;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostTransition;
+import dev.rendezvous.service.domain.host.Inventory;
+import dev.rendezvous.service.domain.planning.StepPlan;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.domain;
 
+import dev.rendezvous.service.domain.validation.HardwareRequirements;
 import java.util.List;
 import java.util.Set;
 

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.domain;
 
+import dev.rendezvous.service.domain.host.HostSnapshot;
 import java.util.Map;
 import java.util.UUID;
 
@@ -20,12 +21,12 @@ public record DomainEvent(
     props = props == null ? Map.of() : Map.copyOf(props);
   }
 
-  static DomainEvent host(
+  public static DomainEvent host(
       String name, EventSeverity severity, String message, HostSnapshot host, Map<String, String> props) {
     return new DomainEvent(name, severity, message, host.clusterId(), host.id(), host.infraEnvId(), props);
   }
 
-  static DomainEvent cluster(String name, EventSeverity severity, String message, UUID clusterId, Map<String, String> props) {
+  public static DomainEvent cluster(String name, EventSeverity severity, String message, UUID clusterId, Map<String, String> props) {
     return new DomainEvent(name, severity, message, clusterId, null, null, props);
   }
 }

@@ -1,5 +1,7 @@
 package dev.rendezvous.service.domain;
 
+import dev.rendezvous.service.domain.cluster.FinalizingStage;
+import dev.rendezvous.service.domain.host.HostStage;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;

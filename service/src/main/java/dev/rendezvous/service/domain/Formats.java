@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.util.Locale;
 
 /** Number/duration renderings that upstream messages use (Go's conversions, go-humanize, time.Duration). */
-final class Formats {
+public final class Formats {
   private Formats() {}
 
   /** IEC bytes like upstream conversions.BytesToString: "16.00 GiB". */
-  static String iecBytes(long b) {
+  public static String iecBytes(long b) {
     if (b < 1024) {
       return b + " bytes";
     }
@@ -23,7 +23,7 @@ final class Formats {
   }
 
   /** SI bytes like go-humanize Bytes: "128 GB", "1.1 GB". */
-  static String siBytes(long b) {
+  public static String siBytes(long b) {
     if (b < 10) {
       return b + " B";
     }
@@ -36,7 +36,7 @@ final class Formats {
   }
 
   /** Go time.Duration.String(): "1h0m0s", "30m0s", "24h0m0s". */
-  static String goDuration(Duration d) {
+  public static String goDuration(Duration d) {
     long s = d.getSeconds();
     if (s == 0) {
       return "0s";

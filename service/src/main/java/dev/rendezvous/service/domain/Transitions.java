@@ -1,5 +1,13 @@
 package dev.rendezvous.service.domain;
 
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterEffect;
+import dev.rendezvous.service.domain.cluster.ClusterTransition;
+import dev.rendezvous.service.domain.host.HostEffect;
+import dev.rendezvous.service.domain.host.HostProgress;
+import dev.rendezvous.service.domain.host.HostRole;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostTransition;
 import java.time.Instant;
 import java.util.List;
 

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.validation;
 
+import dev.rendezvous.service.domain.Cidr;
 import java.math.BigInteger;
 import java.net.InetAddress;
 import java.net.UnknownHostException;

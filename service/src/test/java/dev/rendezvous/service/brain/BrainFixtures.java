@@ -2,7 +2,7 @@ package dev.rendezvous.service.brain;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.rendezvous.service.domain.StepOutputs;
+import dev.rendezvous.service.domain.planning.StepOutputs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -2,6 +2,13 @@ package dev.rendezvous.service.domain;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterStatus;
+import dev.rendezvous.service.domain.cluster.MajorityGroups;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStatus;
+import dev.rendezvous.service.domain.host.Inventory;
+import dev.rendezvous.service.domain.planning.StepOutputs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -12,14 +19,14 @@ import java.util.UUID;
 import java.util.function.Consumer;
 
 /** Test data built from the realistic agent inventory under src/test/resources/domain. */
-final class Fixtures {
+public final class Fixtures {
   private Fixtures() {}
 
-  static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
-  static final UUID CLUSTER = UUID.fromString("c0000000-0000-0000-0000-000000000001");
-  static final UUID INFRA_ENV = UUID.fromString("e0000000-0000-0000-0000-000000000001");
+  public static final Instant NOW = Instant.parse("2025-03-01T12:00:00Z");
+  public static final UUID CLUSTER = UUID.fromString("c0000000-0000-0000-0000-000000000001");
+  public static final UUID INFRA_ENV = UUID.fromString("e0000000-0000-0000-0000-000000000001");
 
-  static String resource(String name) {
+  public static String resource(String name) {
     try (InputStream in = Fixtures.class.getResourceAsStream("/domain/" + name)) {
       if (in == null) {
         throw new IllegalStateException("missing test resource " + name);
@@ -31,7 +38,7 @@ final class Fixtures {
   }
 
   /** The fixture inventory JSON text, edited through the Jackson tree. */
-  static String inventoryJson(Consumer<ObjectNode> edit) {
+  public static String inventoryJson(Consumer<ObjectNode> edit) {
     try {
       ObjectNode root = (ObjectNode) StepOutputs.JSON.readTree(resource("inventory-master-0.json"));
       edit.accept(root);
@@ -41,16 +48,16 @@ final class Fixtures {
     }
   }
 
-  static Inventory inventory(Consumer<ObjectNode> edit) {
+  public static Inventory inventory(Consumer<ObjectNode> edit) {
     return StepOutputs.inventory(inventoryJson(edit));
   }
 
-  static Inventory inventory() {
+  public static Inventory inventory() {
     return inventory(n -> {});
   }
 
   /** Inventory of host number {@code i}: own hostname, own addresses 192.168.111.(20+i). */
-  static Inventory inventoryForHost(int i, Consumer<ObjectNode> more) {
+  public static Inventory inventoryForHost(int i, Consumer<ObjectNode> more) {
     return inventory(n -> {
       n.put("hostname", "host-" + i);
       ArrayNode ifaces = (ArrayNode) n.get("interfaces");
@@ -63,20 +70,20 @@ final class Fixtures {
     });
   }
 
-  static Consumer<ObjectNode> cpu(int cores) {
+  public static Consumer<ObjectNode> cpu(int cores) {
     return n -> ((ObjectNode) n.get("cpu")).put("count", cores);
   }
 
-  static Consumer<ObjectNode> ramGib(long gib) {
+  public static Consumer<ObjectNode> ramGib(long gib) {
     return n -> ((ObjectNode) n.get("memory")).put("physical_bytes", gib * 1024L * 1024 * 1024);
   }
 
-  static UUID hostId(int i) {
+  public static UUID hostId(int i) {
     return UUID.fromString(String.format("a0000000-0000-0000-0000-%012d", i));
   }
 
   /** A connected, bound, discovered host with the fixture inventory (numbered addresses). */
-  static HostSnapshot.Builder host(int i, HostStatus status) {
+  public static HostSnapshot.Builder host(int i, HostStatus status) {
     return HostSnapshot.builder(hostId(i), INFRA_ENV)
         .clusterId(CLUSTER)
         .status(status)
@@ -93,7 +100,7 @@ final class Fixtures {
   }
 
   /** A cluster ready in all its own settings (networks, VIPs, pull secret), with the given hosts. */
-  static ClusterContext.Builder cluster(List<HostSnapshot> hosts) {
+  public static ClusterContext.Builder cluster(List<HostSnapshot> hosts) {
     return ClusterContext.builder(CLUSTER)
         .name("ostest")
         .baseDnsDomain("test.metalkube.org")

@@ -3,6 +3,16 @@ package dev.rendezvous.service.domain;
 import static dev.rendezvous.service.domain.Fixtures.NOW;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterStatus;
+import dev.rendezvous.service.domain.host.HostEvent;
+import dev.rendezvous.service.domain.host.HostProgress;
+import dev.rendezvous.service.domain.host.HostRole;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStage;
+import dev.rendezvous.service.domain.host.HostStateMachine;
+import dev.rendezvous.service.domain.host.HostStatus;
+import dev.rendezvous.service.domain.host.HostTransition;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,0 +1,130 @@
+package dev.rendezvous.service.domain.cluster;
+
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.DomainEvent;
+import dev.rendezvous.service.domain.EventSeverity;
+import dev.rendezvous.service.domain.host.DiskEligibility;
+import dev.rendezvous.service.domain.host.HostRole;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStatus;
+import dev.rendezvous.service.domain.host.Inventory;
+import dev.rendezvous.service.domain.validation.HostValidator;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * Upstream role auto-assignment (§7): hosts sorted non-GPU first, weakest first; each auto-assign host is
+ * suggested master while masters are missing and it qualifies as a master, else arbiter (2-node control
+ * plane, qualifying), else worker. User-set roles are never touched.
+ */
+public final class RoleAssigner {
+
+  private final DomainConfig config;
+
+  public RoleAssigner(DomainConfig config) {
+    this.config = config;
+  }
+
+  /** New suggested roles (only those that change) and a host_role_updated event for each. */
+  public record Suggestions(Map<UUID, HostRole> suggestedRoles, List<DomainEvent> events) {
+    public Suggestions {
+      suggestedRoles = Map.copyOf(suggestedRoles);
+      events = List.copyOf(events);
+    }
+  }
+
+  /** (cores−4) + 0.1·(usable RAM GiB−16) + 0.004·(eligible disk GiB−100): smaller is weaker. */
+  double weight(HostSnapshot h, ClusterContext c) {
+    Inventory inv = h.inventory();
+    double gib = 1024.0 * 1024 * 1024;
+    long usable = inv.memory() == null ? 0 : inv.memory().usableBytes();
+    long disks = DiskEligibility.eligibleDisks(inv, config.hardware().worker().diskSizeGb(), c.openshiftVersion(),
+        c.cpuArchitecture()).stream().mapToLong(Inventory.Disk::sizeBytes).sum();
+    return (inv.cpuCount() - 4) + 0.1 * (usable / gib - 16) + 0.004 * (disks / gib - 100);
+  }
+
+  public List<HostSnapshot> sortHosts(ClusterContext c) {
+    List<HostSnapshot> l = new ArrayList<>(c.hosts());
+    l.sort(Comparator.comparing((HostSnapshot h) -> !h.inventory().gpus().isEmpty())
+        .thenComparingDouble(h -> weight(h, c)));
+    return l;
+  }
+
+  public Suggestions suggest(ClusterContext c) {
+    if (c.hosts().isEmpty() || c.hosts().stream().anyMatch(h -> h.inventory() == null || !h.inventory().isUsable())) {
+      return new Suggestions(Map.of(), List.of()); // roles are only computed once every host has an inventory
+    }
+    Map<UUID, HostRole> current = new LinkedHashMap<>();
+    c.hosts().forEach(h -> current.put(h.id(), h.suggestedRole()));
+    boolean recompute = c.hosts().stream()
+        .anyMatch(h -> h.role() == HostRole.AUTO_ASSIGN && (h.suggestedRole() == null || h.suggestedRole() == HostRole.AUTO_ASSIGN));
+    if (recompute) {
+      c.hosts().stream().filter(h -> h.role() == HostRole.AUTO_ASSIGN).forEach(h -> current.put(h.id(), null));
+    }
+    Map<UUID, HostRole> changes = new LinkedHashMap<>();
+    List<DomainEvent> events = new ArrayList<>();
+    for (HostSnapshot h : sortHosts(c)) {
+      if (h.role() != HostRole.AUTO_ASSIGN || current.get(h.id()) != null) {
+        continue;
+      }
+      HostRole role = selectRole(h, c, current);
+      current.put(h.id(), role);
+      if (role != h.suggestedRole()) {
+        changes.put(h.id(), role);
+        String name = h.nameForMessages();
+        events.add(DomainEvent.host("host_role_updated", EventSeverity.INFO, "Host " + name + ": calculated role is " + role,
+            h, Map.of("host_name", name, "suggested_role", role.wire())));
+      }
+    }
+    return new Suggestions(changes, events);
+  }
+
+  private HostRole selectRole(HostSnapshot h, ClusterContext c, Map<UUID, HostRole> suggested) {
+    if (c.day2() || h.day2()) {
+      return HostRole.WORKER;
+    }
+    long masters = count(c, h, suggested, HostRole.MASTER);
+    if (masters < c.controlPlaneCount() && qualifies(h, c, HostRole.MASTER)) {
+      return HostRole.MASTER;
+    }
+    long arbiters = count(c, h, suggested, HostRole.ARBITER);
+    if (c.controlPlaneCount() >= 2 && c.controlPlaneCount() < 3 && arbiters == 0 && qualifies(h, c, HostRole.ARBITER)) {
+      return HostRole.ARBITER;
+    }
+    return HostRole.WORKER;
+  }
+
+  private static long count(ClusterContext c, HostSnapshot self, Map<UUID, HostRole> suggested, HostRole role) {
+    return c.hosts().stream().filter(o -> !o.id().equals(self.id()))
+        .filter(o -> o.role() == role || (o.role() == HostRole.AUTO_ASSIGN && suggested.get(o.id()) == role)).count();
+  }
+
+  /** The host, evaluated in that role, has the CPU cores and memory the role needs. */
+  private boolean qualifies(HostSnapshot h, ClusterContext c, HostRole role) {
+    String product = h.inventory().systemVendor() == null ? null : h.inventory().systemVendor().productName();
+    var req = config.hardware().forRole(role, c.singleNode(), c.openshiftVersion(), product);
+    return h.inventory().cpuCount() >= req.cpuCores()
+        && h.inventory().physicalMemoryBytes() >= HostValidator.requiredMemoryBytes(req.ramMib(), h.inventory());
+  }
+
+  /** Upstream bootstrap selection: keep an existing one, else the last master (DB order) in known/preparing. */
+  public static Optional<UUID> electBootstrap(ClusterContext c) {
+    Optional<HostSnapshot> existing = c.hosts().stream().filter(HostSnapshot::bootstrap).findFirst();
+    if (existing.isPresent()) {
+      return Optional.of(existing.get().id());
+    }
+    UUID last = null;
+    for (HostSnapshot h : c.hosts()) {
+      if (h.effectiveRole() == HostRole.MASTER
+          && (h.status() == HostStatus.KNOWN || h.status() == HostStatus.PREPARING_FOR_INSTALLATION)) {
+        last = h.id();
+      }
+    }
+    return Optional.ofNullable(last);
+  }
+}

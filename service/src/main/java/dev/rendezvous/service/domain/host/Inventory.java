@@ -1,0 +1,206 @@
+package dev.rendezvous.service.domain.host;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.rendezvous.service.domain.planning.StepOutputs;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The agent's {@code inventory} step output (upstream models.Inventory), snake_case, unknown fields ignored.
+ * Parse with {@link StepOutputs#inventory(String)}.
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record Inventory(
+    String hostname,
+    String bmcAddress,
+    String bmcV6address,
+    List<NetInterface> interfaces,
+    List<Disk> disks,
+    Boot boot,
+    SystemVendor systemVendor,
+    Memory memory,
+    Cpu cpu,
+    List<Gpu> gpus,
+    List<Route> routes,
+    String tpmVersion,
+    Truncation truncation) {
+
+  public Inventory {
+    interfaces = listOf(interfaces);
+    disks = listOf(disks);
+    gpus = listOf(gpus);
+    routes = listOf(routes);
+  }
+
+  public static <T> List<T> listOf(List<T> l) {
+    return l == null ? List.of() : List.copyOf(new ArrayList<>(l.stream().filter(x -> x != null).toList()));
+  }
+
+  public long cpuCount() {
+    return cpu == null ? 0 : cpu.count();
+  }
+
+  public long physicalMemoryBytes() {
+    return memory == null ? 0 : memory.physicalBytes();
+  }
+
+  /** Upstream refuses an inventory without cpu, memory or disks ("Inventory is not valid"). */
+  public boolean isUsable() {
+    return cpu != null && memory != null && !disks.isEmpty();
+  }
+
+  public boolean fullyTruncated() {
+    return truncation != null && "full".equals(truncation.type());
+  }
+
+  public boolean partiallyTruncated() {
+    return truncation != null && "partial".equals(truncation.type());
+  }
+
+  /** All interface addresses in CIDR form (IPv4 then IPv6). */
+  public List<String> allCidrAddresses() {
+    List<String> out = new ArrayList<>();
+    for (NetInterface i : interfaces) {
+      out.addAll(i.ipv4Addresses());
+    }
+    for (NetInterface i : interfaces) {
+      out.addAll(i.ipv6Addresses());
+    }
+    return out;
+  }
+
+  public java.util.Optional<Disk> diskById(String id) {
+    return disks.stream().filter(d -> d.identifier().equals(id) || id.equals(d.path())).findFirst();
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record NetInterface(
+      String name,
+      String macAddress,
+      List<String> ipv4Addresses,
+      List<String> ipv6Addresses,
+      long mtu,
+      long speedMbps,
+      boolean hasCarrier,
+      String type,
+      String vendor,
+      String product,
+      String biosdevname,
+      String clientId,
+      List<String> flags) {
+    public NetInterface {
+      ipv4Addresses = listOf(ipv4Addresses);
+      ipv6Addresses = listOf(ipv6Addresses);
+      flags = listOf(flags);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Disk(
+      String id,
+      String name,
+      String path,
+      String byId,
+      String byPath,
+      String hctl,
+      String driveType,
+      long sizeBytes,
+      boolean bootable,
+      boolean removable,
+      boolean isInstallationMedia,
+      String model,
+      String vendor,
+      String serial,
+      String wwn,
+      boolean hasUuid,
+      String smart,
+      @JsonProperty("partitionTypes") String partitionTypes,
+      List<String> holders,
+      IoPerf ioPerf,
+      Iscsi iscsi,
+      InstallationEligibility installationEligibility) {
+    public Disk {
+      holders = listOf(holders);
+    }
+
+    /** Upstream common.GetDeviceIdentifier: the id field, else by-id, else by-path, else the path. */
+    public String identifier() {
+      if (id != null && !id.isEmpty()) {
+        return id;
+      }
+      if (byId != null && !byId.isEmpty()) {
+        return byId;
+      }
+      if (byPath != null && !byPath.isEmpty()) {
+        return byPath;
+      }
+      return path == null ? "" : path;
+    }
+
+    public boolean isNvme() {
+      return (name != null && name.toLowerCase(Locale.ROOT).contains("nvme"))
+          || (path != null && path.toLowerCase(Locale.ROOT).contains("nvme"));
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record IoPerf(long syncDuration) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Iscsi(String hostIpAddress) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record InstallationEligibility(boolean eligible, List<String> notEligibleReasons) {
+    public InstallationEligibility {
+      notEligibleReasons = listOf(notEligibleReasons);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Boot(
+      String currentBootMode, String pxeInterface, String commandLine, String secureBootState, String deviceType) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record SystemVendor(String manufacturer, String productName, String serialNumber, boolean virtual) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Memory(long physicalBytes, long usableBytes, String physicalBytesMethod) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Cpu(long count, double frequency, List<String> flags, String modelName, String architecture) {
+    public Cpu {
+      flags = listOf(flags);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Gpu(String vendor, String vendorId, String deviceId, String name, String address) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Route(
+      @JsonProperty("interface") String iface, String gateway, String destination, int family, long metric) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Truncation(String type, List<String> reasons) {
+    public Truncation {
+      reasons = listOf(reasons);
+    }
+  }
+}

@@ -1,0 +1,35 @@
+package dev.rendezvous.service.domain.planning;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.List;
+import java.util.UUID;
+
+/** args[0] of the {@code install} step (upstream models.InstallCmdRequest); null fields are left out. */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record InstallCmdRequest(
+    UUID clusterId,
+    UUID infraEnvId,
+    UUID hostId,
+    String role,
+    String bootDevice,
+    String controllerImage,
+    String installerImage,
+    Integer controlPlaneCount,
+    Boolean checkCvo,
+    String mcoImage,
+    String mustGatherImage,
+    String openshiftVersion,
+    List<String> installerArgs,
+    Boolean skipInstallationDiskCleanup,
+    List<String> disksToFormat,
+    Proxy proxy,
+    Boolean enableSkipMcoReboot,
+    Boolean notifyNumReboots,
+    String coreosImage) {
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record Proxy(String httpProxy, String httpsProxy, String noProxy) {}
+}

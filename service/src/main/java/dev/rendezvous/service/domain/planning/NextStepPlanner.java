@@ -1,0 +1,364 @@
+package dev.rendezvous.service.domain.planning;
+
+import static dev.rendezvous.service.domain.host.HostStatus.*;
+
+import dev.rendezvous.service.domain.Cidr;
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.DomainEvent;
+import dev.rendezvous.service.domain.EventSeverity;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.host.ConnectivityReport;
+import dev.rendezvous.service.domain.host.HostRole;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStatus;
+import dev.rendezvous.service.domain.host.Inventory;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Upstream instruction_manager.go: for a host in a status, which steps with which args, the poll interval
+ * and the post-step action. Commands that have nothing to do are left out (as upstream's returning nil).
+ */
+public final class NextStepPlanner {
+
+  static final int DEFAULT_SECONDS = 60;
+  static final int BACKED_OFF_SECONDS = 120;
+  static final String HOST_FS_MOUNT_DIR = "/host";
+  private static final Set<HostStatus> BACKED_OFF = EnumSet.of(DISCONNECTED, DISABLED, RESETTING, ERROR, CANCELLED,
+      DISCONNECTED_UNBOUND);
+  private static final Set<HostStatus> EXIT = EnumSet.of(BINDING, UNBINDING, UNBINDING_PENDING_USER_ACTION,
+      RECLAIMING_REBOOTING);
+
+  private final DomainConfig config;
+  private final StepIdGenerator ids;
+
+  public NextStepPlanner(DomainConfig config, StepIdGenerator ids) {
+    this.config = config;
+    this.ids = ids;
+  }
+
+  /** {@code cluster} is null for unbound hosts. */
+  public StepPlan plan(HostSnapshot host, ClusterContext cluster) {
+    List<Step> steps = new ArrayList<>();
+    List<DomainEvent> events = new ArrayList<>();
+    for (StepType t : stepTypes(host, cluster)) {
+      build(t, host, cluster, events).ifPresent(args -> steps.add(new Step(t, ids.next(t), args)));
+    }
+    int seconds = BACKED_OFF.contains(host.status()) ? BACKED_OFF_SECONDS : DEFAULT_SECONDS;
+    String action = Steps.CONTINUE;
+    if (EXIT.contains(host.status())) {
+      seconds = 0;
+      action = Steps.EXIT;
+    }
+    return new StepPlan(new Steps(seconds, action, steps), events);
+  }
+
+  /** The step list per status (§6 tables), before commands with nothing to do are dropped. */
+  static List<StepType> stepTypes(HostSnapshot host, ClusterContext cluster) {
+    HostStatus s = host.status();
+    if (s == null) {
+      return List.of();
+    }
+    if (host.unbound()) {
+      return switch (s) {
+        case DISCOVERING_UNBOUND, INSUFFICIENT_UNBOUND, KNOWN_UNBOUND -> List.of(StepType.INVENTORY, StepType.NTP_SYNCHRONIZER);
+        case DISCONNECTED_UNBOUND -> List.of(StepType.INVENTORY);
+        case RECLAIMING -> List.of(StepType.DOWNLOAD_BOOT_ARTIFACTS);
+        case RECLAIMING_REBOOTING -> List.of(StepType.REBOOT_FOR_RECLAIM);
+        default -> List.of();
+      };
+    }
+    if (cluster != null && cluster.day2()) {
+      switch (s) {
+        case DISCOVERING -> {
+          return List.of(StepType.INVENTORY, StepType.NTP_SYNCHRONIZER, StepType.DOMAIN_RESOLUTION);
+        }
+        case KNOWN, INSUFFICIENT, PENDING_FOR_INPUT -> {
+          return List.of(StepType.INVENTORY, StepType.API_VIP_CONNECTIVITY_CHECK, StepType.NTP_SYNCHRONIZER,
+              StepType.DOMAIN_RESOLUTION);
+        }
+        case INSTALLING -> {
+          return List.of(StepType.INSTALL);
+        }
+        default -> { }
+      }
+    }
+    return switch (s) {
+      case DISCOVERING, DISCONNECTED -> List.of(StepType.INVENTORY);
+      case KNOWN -> List.of(StepType.CONNECTIVITY_CHECK, StepType.TANG_CONNECTIVITY_CHECK, StepType.FREE_NETWORK_ADDRESSES,
+          StepType.DHCP_LEASE_ALLOCATE, StepType.INVENTORY, StepType.NTP_SYNCHRONIZER, StepType.DOMAIN_RESOLUTION,
+          StepType.VERIFY_VIPS);
+      case INSUFFICIENT, PENDING_FOR_INPUT -> List.of(StepType.INVENTORY, StepType.CONNECTIVITY_CHECK,
+          StepType.TANG_CONNECTIVITY_CHECK, StepType.FREE_NETWORK_ADDRESSES, StepType.DHCP_LEASE_ALLOCATE,
+          StepType.NTP_SYNCHRONIZER, StepType.DOMAIN_RESOLUTION, StepType.VERIFY_VIPS);
+      case PREPARING_FOR_INSTALLATION -> List.of(StepType.DHCP_LEASE_ALLOCATE, StepType.INSTALLATION_DISK_SPEED_CHECK,
+          StepType.CONTAINER_IMAGE_AVAILABILITY);
+      case INSTALLING -> List.of(StepType.INSTALL, StepType.DHCP_LEASE_ALLOCATE);
+      case INSTALLING_IN_PROGRESS -> List.of(StepType.DHCP_LEASE_ALLOCATE);
+      case ERROR, CANCELLED -> List.of(StepType.LOGS_GATHER, StepType.STOP_INSTALLATION);
+      default -> List.of();
+    };
+  }
+
+  private Optional<List<String>> build(StepType t, HostSnapshot h, ClusterContext c, List<DomainEvent> events) {
+    return switch (t) {
+      case INVENTORY -> Optional.of(List.of(h.id().toString()));
+      case CONNECTIVITY_CHECK -> connectivity(h, c);
+      case TANG_CONNECTIVITY_CHECK -> tang(h, c);
+      case FREE_NETWORK_ADDRESSES -> freeAddresses(h);
+      case DHCP_LEASE_ALLOCATE -> dhcp(h, c);
+      case NTP_SYNCHRONIZER -> Optional.of(List.of(json(Map.of("ntp_source",
+          c == null || c.additionalNtpSource() == null ? "" : c.additionalNtpSource()))));
+      case DOMAIN_RESOLUTION -> domains(c);
+      case VERIFY_VIPS -> verifyVips(c);
+      case INSTALLATION_DISK_SPEED_CHECK -> diskSpeed(h);
+      case CONTAINER_IMAGE_AVAILABILITY -> images(h);
+      case INSTALL -> Optional.of(List.of(json(installRequest(h, c, events))));
+      case LOGS_GATHER -> logsGather(h, c);
+      case STOP_INSTALLATION -> Optional.of(List.of());
+      case API_VIP_CONNECTIVITY_CHECK -> apiVip(c);
+      case DOWNLOAD_BOOT_ARTIFACTS -> bootArtifacts();
+      case REBOOT_FOR_RECLAIM -> Optional.of(List.of(json(Map.of("host_fs_mount_dir", HOST_FS_MOUNT_DIR))));
+      default -> Optional.empty();
+    };
+  }
+
+  private static String json(Object o) {
+    return StepOutputs.toJson(o);
+  }
+
+  private static String address(String cidr) {
+    return Cidr.parse(cidr).map(Cidr::addressString).orElse(cidr);
+  }
+
+  /** All other hosts of the cluster that are neither discovering nor disconnected, with their NICs. */
+  static Optional<List<String>> connectivity(HostSnapshot h, ClusterContext c) {
+    if (c == null) {
+      return Optional.empty();
+    }
+    List<ConnectivityReport.CheckHost> others = new ArrayList<>();
+    for (HostSnapshot o : c.hosts()) {
+      if (o.id().equals(h.id()) || o.inventory() == null || o.status() == DISCOVERING || o.status() == DISCONNECTED) {
+        continue;
+      }
+      List<ConnectivityReport.CheckNic> nics = new ArrayList<>();
+      for (Inventory.NetInterface i : o.inventory().interfaces()) {
+        List<String> ips = new ArrayList<>();
+        i.ipv4Addresses().forEach(a -> ips.add(address(a)));
+        i.ipv6Addresses().forEach(a -> ips.add(address(a)));
+        nics.add(new ConnectivityReport.CheckNic(i.name(), i.macAddress(), ips));
+      }
+      others.add(new ConnectivityReport.CheckHost(o.id(), nics));
+    }
+    return others.isEmpty() ? Optional.empty() : Optional.of(List.of(json(others)));
+  }
+
+  private static Optional<List<String>> tang(HostSnapshot h, ClusterContext c) {
+    if (c == null || !"tang".equals(c.diskEncryption().mode()) || !c.diskEncryption().enabledFor(h.effectiveRole())) {
+      return Optional.empty();
+    }
+    return Optional.of(List.of(json(Map.of("tang_servers", c.diskEncryption().tangServers() == null ? "" : c.diskEncryption().tangServers()))));
+  }
+
+  /** IPv4 networks of the host with prefix /22 or longer (upstream skips bigger ones). */
+  private static Optional<List<String>> freeAddresses(HostSnapshot h) {
+    if (h.inventory() == null) {
+      return Optional.empty();
+    }
+    List<String> nets = new ArrayList<>();
+    for (Inventory.NetInterface i : h.inventory().interfaces()) {
+      for (String a : i.ipv4Addresses()) {
+        Cidr.parse(a).filter(x -> x.prefix() >= 22 && x.prefix() < 32).map(x -> x.network().toString())
+            .filter(n -> !nets.contains(n)).ifPresent(nets::add);
+      }
+    }
+    return nets.isEmpty() ? Optional.empty() : Optional.of(List.of(json(nets)));
+  }
+
+  private static Optional<List<String>> dhcp(HostSnapshot h, ClusterContext c) {
+    if (c == null || !c.vipDhcpAllocation() || c.machineNetworks().isEmpty() || h.inventory() == null) {
+      return Optional.empty();
+    }
+    Optional<Cidr> net = Cidr.parse(c.machineNetworks().get(0));
+    Optional<Inventory.NetInterface> nic = h.inventory().interfaces().stream()
+        .filter(i -> i.ipv4Addresses().stream().anyMatch(a -> net.map(n -> n.containsAddress(address(a))).orElse(false)))
+        .findFirst();
+    if (nic.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, Object> req = new LinkedHashMap<>();
+    req.put("interface", nic.get().name());
+    req.put("api_vip_mac", vipMac(c, 0));
+    req.put("ingress_vip_mac", vipMac(c, 1));
+    return Optional.of(List.of(json(req)));
+  }
+
+  /** Stable locally-administered MACs derived from the cluster id, one per VIP. */
+  static String vipMac(ClusterContext c, int which) {
+    long bits = c.id().getLeastSignificantBits() + which;
+    return String.format(Locale.ROOT, "00:1a:4a:%02x:%02x:%02x", (bits >> 16) & 0xff, (bits >> 8) & 0xff, bits & 0xff);
+  }
+
+  private Optional<List<String>> domains(ClusterContext c) {
+    if (c == null || c.name() == null || c.name().isEmpty() || c.baseDnsDomain() == null || c.baseDnsDomain().isEmpty()) {
+      return Optional.empty();
+    }
+    String suffix = c.name() + "." + c.baseDnsDomain();
+    List<Map<String, String>> domains = new ArrayList<>();
+    for (String d : List.of("api." + suffix, "api-int." + suffix, "console-openshift-console.apps." + suffix,
+        "validateNoWildcardDNS." + suffix, "validateNoWildcardDNS." + suffix + ".")) {
+      domains.add(Map.of("domain_name", d));
+    }
+    if (config.releaseDomain() != null && !config.releaseDomain().isEmpty()) {
+      domains.add(Map.of("domain_name", config.releaseDomain()));
+    }
+    return Optional.of(List.of(json(Map.of("domains", domains))));
+  }
+
+  private static Optional<List<String>> verifyVips(ClusterContext c) {
+    if (c == null || c.userManagedNetworking() || (c.apiVips().isEmpty() && c.ingressVips().isEmpty())) {
+      return Optional.empty();
+    }
+    List<Map<String, String>> vips = new ArrayList<>();
+    c.apiVips().forEach(v -> vips.add(vip(v, "api")));
+    c.ingressVips().forEach(v -> vips.add(vip(v, "ingress")));
+    return Optional.of(List.of(json(vips)));
+  }
+
+  private static Map<String, String> vip(String vip, String type) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("vip", vip);
+    m.put("vip_type", type);
+    return m;
+  }
+
+  private Optional<List<String>> diskSpeed(HostSnapshot h) {
+    String path = h.installationDiskPath();
+    if (path == null || path.isEmpty()) {
+      return Optional.empty();
+    }
+    HostSnapshot.DiskSpeed s = h.diskSpeeds().get(path);
+    boolean persistentBoot = h.inventory() != null && h.inventory().boot() != null
+        && "persistent".equals(h.inventory().boot().deviceType());
+    boolean savesPartitions = h.installerArgs().stream().anyMatch(a -> a.startsWith("--save-partindex") || a.startsWith("--save-partlabel"));
+    if ((s != null && s.tested()) || persistentBoot || savesPartitions) {
+      return Optional.empty();
+    }
+    return Optional.of(List.of(json(Map.of("path", path)),
+        String.format(Locale.ROOT, "%.2f", (double) config.diskSpeedCheckTimeoutSeconds())));
+  }
+
+  private Optional<List<String>> images(HostSnapshot h) {
+    List<String> unchecked = config.requiredImages().stream()
+        .filter(img -> h.imagesStatus().stream().noneMatch(s -> s.name().equals(img) && "success".equals(s.result())))
+        .toList();
+    if (unchecked.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, Object> req = new LinkedHashMap<>();
+    req.put("images", unchecked);
+    req.put("timeout", config.imageAvailabilityTimeoutSeconds());
+    return Optional.of(List.of(json(req)));
+  }
+
+  private Optional<List<String>> logsGather(HostSnapshot h, ClusterContext c) {
+    if (Set.of("completed", "timeout", "collecting").contains(h.logsInfo()) || h.logsCollectedAt() != null) {
+      return Optional.empty();
+    }
+    Map<String, Object> req = new LinkedHashMap<>();
+    req.put("cluster_id", h.clusterId());
+    req.put("infra_env_id", h.infraEnvId());
+    req.put("host_id", h.id());
+    req.put("bootstrap", h.bootstrap());
+    req.put("installer_gather", true);
+    if (h.bootstrap() && c != null) {
+      List<String> masterIps = new ArrayList<>();
+      for (HostSnapshot m : c.hosts()) {
+        if (m.effectiveRole() == HostRole.MASTER && !m.id().equals(h.id()) && m.inventory() != null) {
+          m.inventory().interfaces().forEach(i -> i.ipv4Addresses().forEach(a -> masterIps.add(address(a))));
+        }
+      }
+      req.put("master_ips", masterIps);
+    }
+    return Optional.of(List.of(json(req)));
+  }
+
+  private static Optional<List<String>> apiVip(ClusterContext c) {
+    if (c == null) {
+      return Optional.empty();
+    }
+    String host = !c.apiVips().isEmpty() ? c.apiVips().get(0) : "api." + c.name() + "." + c.baseDnsDomain();
+    Map<String, Object> req = new LinkedHashMap<>();
+    req.put("url", "http://" + host + ":22624/config/worker");
+    req.put("request_headers", List.of());
+    return Optional.of(List.of(json(req)));
+  }
+
+  private Optional<List<String>> bootArtifacts() {
+    String base = config.bootArtifactsBaseUrl();
+    if (base == null || base.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, Object> req = new LinkedHashMap<>();
+    req.put("kernel_url", base + "/boot-artifacts/kernel");
+    req.put("rootfs_url", base + "/boot-artifacts/rootfs");
+    req.put("initrd_url", base + "/boot-artifacts/initrd");
+    req.put("host_fs_mount_dir", HOST_FS_MOUNT_DIR);
+    return Optional.of(List.of(json(req)));
+  }
+
+  /** The install step's request (§7); records quick-format events for the other bootable disks. */
+  InstallCmdRequest installRequest(HostSnapshot h, ClusterContext c, List<DomainEvent> events) {
+    String role = h.bootstrap() ? HostRole.BOOTSTRAP.wire() : h.effectiveRole().wire();
+    List<String> args = new ArrayList<>(h.installerArgs());
+    if (h.staticNetworking() && !args.contains("--copy-network")) {
+      args.add("--copy-network");
+    }
+    List<String> toFormat = new ArrayList<>();
+    if (h.inventory() != null) {
+      String name = h.nameForMessages();
+      for (Inventory.Disk d : h.inventory().disks()) {
+        if (!d.bootable() || d.removable() || d.isInstallationMedia() || d.identifier().equals(h.installationDiskId())) {
+          continue;
+        }
+        boolean skip = h.skipFormattingDiskIds().contains(d.identifier());
+        String disk = d.name() + "(" + d.identifier() + ")";
+        if (skip) {
+          events.add(DomainEvent.host("quick_disk_format_skipped", EventSeverity.INFO, name + ": Skipping quick format of disk "
+              + disk + " due to user request. This could lead to boot order issues during installation", h,
+              Map.of("host_name", name, "disk_name", d.name(), "disk_id", d.identifier())));
+        } else {
+          toFormat.add(d.identifier());
+          events.add(DomainEvent.host("quick_disk_format_performed", EventSeverity.INFO,
+              name + ": Performing quick format of disk " + disk, h,
+              Map.of("host_name", name, "disk_name", d.name(), "disk_id", d.identifier())));
+        }
+      }
+    }
+    boolean day2 = c != null && c.day2();
+    InstallCmdRequest.Proxy proxy = null;
+    if (c != null && c.proxy() != null && (notEmpty(c.proxy().httpProxy()) || notEmpty(c.proxy().httpsProxy()))) {
+      String noProxy = String.join(",", List.of(c.proxy().noProxy() == null ? "" : c.proxy().noProxy(), "127.0.0.1",
+          "localhost", ".svc", ".cluster.local", "api-int." + c.name() + "." + c.baseDnsDomain())).replaceFirst("^,", "");
+      proxy = new InstallCmdRequest.Proxy(c.proxy().httpProxy(), c.proxy().httpsProxy(), noProxy);
+    }
+    boolean savesPartitions = args.stream().anyMatch(a -> a.startsWith("--save-partindex") || a.startsWith("--save-partlabel"));
+    return new InstallCmdRequest(
+        c == null ? h.clusterId() : c.id(), h.infraEnvId(), h.id(), role, h.installationDiskPath(),
+        config.controllerImage(), config.installerImage(), c == null ? null : c.controlPlaneCount(),
+        config.checkClusterVersion(), day2 || config.mcoImage().isEmpty() ? null : config.mcoImage(),
+        config.mustGatherImage().isEmpty() ? null : config.mustGatherImage(),
+        day2 || c == null ? null : c.openshiftVersion(), args, savesPartitions ? Boolean.TRUE : null, toFormat, proxy,
+        false, Boolean.TRUE, null);
+  }
+
+  private static boolean notEmpty(String s) {
+    return s != null && !s.isEmpty();
+  }
+}

@@ -1,0 +1,157 @@
+package dev.rendezvous.service.domain.planning;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.rendezvous.service.domain.host.ConnectivityReport;
+import dev.rendezvous.service.domain.host.Inventory;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * Value records of the other step outputs the domain reads, and the parsers that turn an agent's
+ * output string into them. Unknown fields are ignored; a malformed output raises
+ * {@link InvalidStepOutputException} naming the offending field.
+ */
+public final class StepOutputs {
+  private StepOutputs() {}
+
+  /** Shared mapper: lenient on unknown fields, strict on types. */
+  public static final ObjectMapper JSON =
+      JsonMapper.builder()
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .build();
+
+  public static Inventory inventory(String output) {
+    return parse(output, Inventory.class, "inventory");
+  }
+
+  public static ConnectivityReport connectivity(String output) {
+    return parse(output, ConnectivityReport.class, "connectivity");
+  }
+
+  public static NtpSynchronizationResponse ntp(String output) {
+    return parse(output, NtpSynchronizationResponse.class, "ntp_sources");
+  }
+
+  public static DomainResolutionResponse domainResolution(String output) {
+    return parse(output, DomainResolutionResponse.class, "domain_name_resolutions");
+  }
+
+  public static ContainerImageAvailabilityResponse imageAvailability(String output) {
+    return parse(output, ContainerImageAvailabilityResponse.class, "images_status");
+  }
+
+  public static DiskSpeedResponse diskSpeed(String output) {
+    return parse(output, DiskSpeedResponse.class, "disks_info");
+  }
+
+  public static ApiVipConnectivityResponse apiVipConnectivity(String output) {
+    return parse(output, ApiVipConnectivityResponse.class, "api_vip_connectivity");
+  }
+
+  public static TangConnectivityResponse tangConnectivity(String output) {
+    return parse(output, TangConnectivityResponse.class, "tang_connectivity");
+  }
+
+  /** Serialises a value record back to JSON (the stored, re-serialised form: unknown fields dropped). */
+  public static String toJson(Object value) {
+    try {
+      return JSON.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot serialise " + value.getClass().getSimpleName(), e);
+    }
+  }
+
+  static <T> T parse(String output, Class<T> type, String what) {
+    if (output == null || output.isBlank()) {
+      throw new InvalidStepOutputException(what, "output is empty", null);
+    }
+    try {
+      T value = JSON.readValue(output, type);
+      if (value == null) {
+        throw new InvalidStepOutputException(what, "output is null", null);
+      }
+      return value;
+    } catch (JsonMappingException e) {
+      String path =
+          e.getPath().stream()
+              .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+              .collect(Collectors.joining("."));
+      throw new InvalidStepOutputException(
+          path.isEmpty() ? what : what + "." + path, e.getOriginalMessage(), e);
+    } catch (JsonProcessingException e) {
+      throw new InvalidStepOutputException(what, "not valid JSON: " + e.getOriginalMessage(), e);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record NtpSynchronizationResponse(List<NtpSource> ntpSources) {
+    public NtpSynchronizationResponse {
+      ntpSources = Inventory.listOf(ntpSources);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record NtpSource(String sourceName, String sourceState) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record DomainResolutionResponse(List<Resolution> resolutions) {
+    public DomainResolutionResponse {
+      resolutions = Inventory.listOf(resolutions);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Resolution(
+      String domainName, List<String> ipv4Addresses, List<String> ipv6Addresses, List<String> cnames) {
+    public Resolution {
+      ipv4Addresses = Inventory.listOf(ipv4Addresses);
+      ipv6Addresses = Inventory.listOf(ipv6Addresses);
+      cnames = Inventory.listOf(cnames);
+    }
+
+    public boolean resolved() {
+      return !ipv4Addresses.isEmpty() || !ipv6Addresses.isEmpty();
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record ContainerImageAvailabilityResponse(List<ImageAvailability> images) {
+    public ContainerImageAvailabilityResponse {
+      images = Inventory.listOf(images);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record ImageAvailability(String name, String result, long sizeBytes, double time, double downloadRate) {
+    /** Upstream threshold: a pull slower than 0.001 MB/s counts as failed. */
+    public boolean invalid() {
+      return "failure".equals(result) || (sizeBytes > 0 && downloadRate < 0.001);
+    }
+  }
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record DiskSpeedResponse(long ioSyncDuration, String path) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record ApiVipConnectivityResponse(boolean isSuccess, String url, String downloadError, String ignition) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record TangConnectivityResponse(boolean isSuccess) {}
+}

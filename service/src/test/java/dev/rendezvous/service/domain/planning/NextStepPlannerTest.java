@@ -1,0 +1,136 @@
+package dev.rendezvous.service.domain.planning;
+
+import static dev.rendezvous.service.domain.host.HostStatus.*;
+import static dev.rendezvous.service.domain.planning.StepType.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.DomainEvent;
+import dev.rendezvous.service.domain.Fixtures;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.host.HostRole;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStatus;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class NextStepPlannerTest {
+  static final DomainConfig CONFIG = DomainConfig.defaults()
+      .withRequiredImages(List.of("quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64"));
+
+  static StepPlan plan(HostStatus status, UnaryOperator<HostSnapshot.Builder> host, UnaryOperator<ClusterContext.Builder> cluster) {
+    HostSnapshot h = host.apply(Fixtures.host(1, status)).build();
+    List<HostSnapshot> hosts = List.of(h, Fixtures.host(2, KNOWN).build(), Fixtures.host(3, DISCOVERING).build());
+    ClusterContext c = cluster.apply(Fixtures.cluster(hosts)).build();
+    return new NextStepPlanner(CONFIG, StepIdGenerator.sequential()).plan(h, h.unbound() ? null : c);
+  }
+
+  static Stream<Arguments> rows() {
+    UnaryOperator<HostSnapshot.Builder> same = b -> b;
+    UnaryOperator<ClusterContext.Builder> any = b -> b;
+    UnaryOperator<ClusterContext.Builder> dhcp = b -> b.vipDhcpAllocation(true);
+    UnaryOperator<HostSnapshot.Builder> unbound = b -> b.clusterId(null);
+    return Stream.of(
+        Arguments.of(DISCOVERING, same, any, List.of(INVENTORY), 60, "continue"),
+        Arguments.of(KNOWN, same, any, List.of(CONNECTIVITY_CHECK, FREE_NETWORK_ADDRESSES, INVENTORY, NTP_SYNCHRONIZER, DOMAIN_RESOLUTION, VERIFY_VIPS), 60, "continue"),
+        Arguments.of(KNOWN, same, dhcp, List.of(CONNECTIVITY_CHECK, FREE_NETWORK_ADDRESSES, DHCP_LEASE_ALLOCATE, INVENTORY, NTP_SYNCHRONIZER, DOMAIN_RESOLUTION, VERIFY_VIPS), 60, "continue"),
+        Arguments.of(INSUFFICIENT, same, any, List.of(INVENTORY, CONNECTIVITY_CHECK, FREE_NETWORK_ADDRESSES, NTP_SYNCHRONIZER, DOMAIN_RESOLUTION, VERIFY_VIPS), 60, "continue"),
+        Arguments.of(PENDING_FOR_INPUT, same, (UnaryOperator<ClusterContext.Builder>) b -> b.baseDnsDomain("").apiVips(List.of()).ingressVips(List.of()), List.of(INVENTORY, CONNECTIVITY_CHECK, FREE_NETWORK_ADDRESSES, NTP_SYNCHRONIZER), 60, "continue"),
+        Arguments.of(DISCONNECTED, same, any, List.of(INVENTORY), 120, "continue"),
+        Arguments.of(PREPARING_FOR_INSTALLATION, same, any, List.of(INSTALLATION_DISK_SPEED_CHECK, CONTAINER_IMAGE_AVAILABILITY), 60, "continue"),
+        Arguments.of(PREPARING_FOR_INSTALLATION, (UnaryOperator<HostSnapshot.Builder>) b -> b.diskSpeeds(Map.of("/dev/sda", new HostSnapshot.DiskSpeed(true, 0, 2)))
+            .imagesStatus(List.of(new StepOutputs.ImageAvailability("quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64", "success", 1, 1, 10))), any, List.of(), 60, "continue"),
+        Arguments.of(INSTALLING, (UnaryOperator<HostSnapshot.Builder>) b -> b.role(HostRole.MASTER), any, List.of(INSTALL), 60, "continue"),
+        Arguments.of(INSTALLING_IN_PROGRESS, same, dhcp, List.of(DHCP_LEASE_ALLOCATE), 60, "continue"),
+        Arguments.of(ERROR, same, any, List.of(LOGS_GATHER, STOP_INSTALLATION), 120, "continue"),
+        Arguments.of(CANCELLED, (UnaryOperator<HostSnapshot.Builder>) b -> b.logsInfo("completed"), any, List.of(STOP_INSTALLATION), 120, "continue"),
+        Arguments.of(RESETTING, same, any, List.of(), 120, "continue"),
+        Arguments.of(BINDING, same, any, List.of(), 0, "exit"),
+        Arguments.of(INSTALLED, same, any, List.of(), 60, "continue"),
+        Arguments.of(KNOWN, (UnaryOperator<HostSnapshot.Builder>) b -> b.day2(true), (UnaryOperator<ClusterContext.Builder>) b -> b.day2(true),
+            List.of(INVENTORY, API_VIP_CONNECTIVITY_CHECK, NTP_SYNCHRONIZER, DOMAIN_RESOLUTION), 60, "continue"),
+        Arguments.of(KNOWN_UNBOUND, unbound, any, List.of(INVENTORY, NTP_SYNCHRONIZER), 60, "continue"),
+        Arguments.of(DISCONNECTED_UNBOUND, unbound, any, List.of(INVENTORY), 120, "continue"),
+        Arguments.of(RECLAIMING_REBOOTING, unbound, any, List.of(REBOOT_FOR_RECLAIM), 0, "exit"));
+  }
+
+  @ParameterizedTest(name = "[{index}] {0} -> {3}")
+  @MethodSource("rows")
+  void stepsPerStatus(HostStatus status, UnaryOperator<HostSnapshot.Builder> host, UnaryOperator<ClusterContext.Builder> cluster,
+      List<StepType> expected, int seconds, String action) {
+    Steps s = plan(status, host, cluster).steps();
+    assertEquals(expected, s.types());
+    assertEquals(seconds, s.nextInstructionSeconds());
+    assertEquals(action, s.postStepAction());
+    for (int i = 0; i < s.instructions().size(); i++) {
+      Step st = s.instructions().get(i);
+      assertEquals(st.stepType().wire() + String.format("-%08x", i + 1), st.stepId());
+    }
+  }
+
+  @Test
+  void randomIdsHaveUpstreamShape() {
+    String id = StepIdGenerator.random().next(INVENTORY);
+    assertTrue(id.matches("inventory-[0-9a-f]{8}"), id);
+  }
+
+  @Test
+  void connectivityArgsListTheOtherActiveHosts() throws Exception {
+    Step s = plan(KNOWN, b -> b, b -> b).steps().instructions().get(0);
+    JsonNode args = StepOutputs.JSON.readTree(s.args().get(0));
+    assertEquals(1, args.size(), "host 3 is discovering and left out");
+    assertEquals(Fixtures.hostId(2).toString(), args.get(0).get("host_id").asText());
+    JsonNode nic = args.get(0).get("nics").get(0);
+    assertEquals("enp1s0", nic.get("name").asText());
+    assertEquals("00:0e:0f:a1:38:02", nic.get("mac").asText());
+    assertEquals("192.168.111.22", nic.get("ip_addresses").get(0).asText());
+  }
+
+  @Test
+  void domainResolutionAndVipArgs() throws Exception {
+    Steps s = plan(KNOWN, b -> b, b -> b).steps();
+    JsonNode domains = StepOutputs.JSON.readTree(s.instructions().get(4).args().get(0)).get("domains");
+    assertEquals("api.ostest.test.metalkube.org", domains.get(0).get("domain_name").asText());
+    assertEquals("validateNoWildcardDNS.ostest.test.metalkube.org.", domains.get(4).get("domain_name").asText());
+    assertEquals("[{\"vip\":\"192.168.111.5\",\"vip_type\":\"api\"},{\"vip\":\"192.168.111.4\",\"vip_type\":\"ingress\"}]",
+        s.instructions().get(5).args().get(0));
+    assertEquals("[\"192.168.111.0/24\"]", s.instructions().get(1).args().get(0));
+  }
+
+  @Test
+  void installCommandRequest() throws Exception {
+    StepPlan p = plan(INSTALLING, b -> b.role(HostRole.MASTER).bootstrap(true).staticNetworking(true)
+        .inventory(Fixtures.inventoryForHost(1, n -> ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("disks").get(1)).put("bootable", true))),
+        b -> b.proxy(new ClusterContext.Proxy("http://proxy:3128", null, "example.com")));
+    JsonNode req = StepOutputs.JSON.readTree(p.steps().instructions().get(0).args().get(0));
+    assertEquals("bootstrap", req.get("role").asText());
+    assertEquals("/dev/sda", req.get("boot_device").asText());
+    assertEquals(Fixtures.CLUSTER.toString(), req.get("cluster_id").asText());
+    assertEquals(Fixtures.INFRA_ENV.toString(), req.get("infra_env_id").asText());
+    assertEquals(Fixtures.hostId(1).toString(), req.get("host_id").asText());
+    assertEquals("quay.io/edge-infrastructure/assisted-installer:latest", req.get("installer_image").asText());
+    assertEquals("quay.io/edge-infrastructure/assisted-installer-controller:latest", req.get("controller_image").asText());
+    assertEquals(3, req.get("control_plane_count").asInt());
+    assertEquals("4.16", req.get("openshift_version").asText());
+    assertEquals("[\"--copy-network\"]", req.get("installer_args").toString());
+    assertEquals("[\"/dev/disk/by-id/wwn-0x05abcd1b9c7f3e11\"]", req.get("disks_to_format").toString());
+    assertEquals("example.com,127.0.0.1,localhost,.svc,.cluster.local,api-int.ostest.test.metalkube.org", req.get("proxy").get("no_proxy").asText());
+    assertTrue(!req.has("coreos_image"), "null fields are omitted");
+    assertEquals(List.of("quick_disk_format_performed"), p.events().stream().map(DomainEvent::name).toList());
+    assertEquals("host-1: Performing quick format of disk sdb(/dev/disk/by-id/wwn-0x05abcd1b9c7f3e11)", p.events().get(0).message());
+  }
+
+  @Test
+  void diskSpeedArgsCarryPathAndTimeout() {
+    Step s = plan(PREPARING_FOR_INSTALLATION, b -> b, b -> b).steps().instructions().get(0);
+    assertEquals(List.of("{\"path\":\"/dev/sda\"}", "180.00"), s.args());
+  }
+}
