@@ -2,6 +2,8 @@ package dev.rendezvous.app;
 
 import dev.rendezvous.bus.BusConfig;
 import dev.rendezvous.image.ImageConfig;
+import dev.rendezvous.image.OsImage;
+import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.ServiceConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -50,6 +52,16 @@ public record AppConfig(
     if (!auth.equals("token") && !auth.equals("none")) {
       throw new IllegalArgumentException("auth must be 'token' or 'none', got '" + auth + "'");
     }
+    // The image service's catalog (RDV_OS_IMAGES / RDV_OS_IMAGES_FILE, upstream's OS_IMAGES format) is read by ImageConfig;
+    // its metal_url/metal_sha256 entries are the OS disk images installs write.
+    ImageConfig imageFlags = ImageConfig.from(args.toArray(String[]::new), env);
+    Map<String, DomainConfig.MetalImage> metal = new HashMap<>();
+    for (OsImage i : imageFlags.osImages()) {
+      if (i.metalUrl() != null && !i.metalUrl().isBlank()) {
+        metal.put(DomainConfig.metalImageKey(i.openshiftVersion(), i.cpuArchitecture()),
+            new DomainConfig.MetalImage(i.metalUrl(), i.metalSha256()));
+      }
+    }
     ServiceConfig service = new ServiceConfig(
         auth.equals("none"),
         s.integer("body-limit-bytes", 4 * 1024 * 1024),
@@ -61,14 +73,15 @@ public record AppConfig(
             s.optionalInteger("hw-min-cpu-cores"),
             s.optionalLong("hw-min-ram-mib"),
             s.optionalLong("hw-min-disk-gb"),
-            java.time.Duration.ofSeconds(s.integer("host-disconnection-timeout-seconds", 180))));
+            java.time.Duration.ofSeconds(s.integer("host-disconnection-timeout-seconds", 180))),
+        s.string("installer-binary", ""),
+        metal,
+        s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"));
     BusConfig bus = BusConfig.from(args.toArray(String[]::new), env);
     if (s.string("kafka-data-dir", null) == null) {
       bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
     }
     BusConfig.FLAGS.forEach(s.known::add);
-    // The image service's catalog (RDV_OS_IMAGES / RDV_OS_IMAGES_FILE, upstream's OS_IMAGES format) is read by ImageConfig.
-    ImageConfig imageFlags = ImageConfig.from(args.toArray(String[]::new), env);
     ImageConfig image = new ImageConfig(s.string("image-host", "0.0.0.0"), imagePort, dataDir, imageFlags.osImages(),
         service.imagePublicUrl());
     s.string("os-images", null);

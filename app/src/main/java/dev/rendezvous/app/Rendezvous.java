@@ -7,7 +7,15 @@ import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.observability.Observability;
 import dev.rendezvous.image.ImageServer;
 import dev.rendezvous.image.IpxeScript;
+import dev.rendezvous.gateway.ProgressCheck;
 import dev.rendezvous.service.api.InfraEnvDownloads;
+import dev.rendezvous.service.api.InstallFilesApi;
+import dev.rendezvous.service.api.InstallReportsApi;
+import dev.rendezvous.service.auth.AgentOrUserAuth;
+import dev.rendezvous.service.install.BuiltInArtifactsGenerator;
+import dev.rendezvous.service.install.ClusterArtifactsGenerator;
+import dev.rendezvous.service.install.ClusterPreparation;
+import dev.rendezvous.service.install.OpenshiftInstallGenerator;
 import dev.rendezvous.service.api.RestApi;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.TokenStore;
@@ -130,10 +138,17 @@ public final class Rendezvous implements AutoCloseable {
               List.of()));
       BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, c.service());
       opened.push(brain);
-      RestApi api = new RestApi(pool, catalog, new UserAuth(tokens, c.service().authDisabled()),
-          e -> isoUrl(c, e, downloads.agentToken(e)), c.service().bodyLimitBytes(),
-          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty(),
-          brain.brain());
+      RestApi.BusPublisher publisher =
+          (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty();
+      ClusterArtifactsGenerator generator = generator(c);
+      brain.brain().preparations(new ClusterPreparation(vertx, pool, generator, catalog, publisher));
+      UserAuth userAuth = new UserAuth(tokens, c.service().authDisabled());
+      RestApi api = new RestApi(pool, catalog, userAuth, e -> isoUrl(c, e, downloads.agentToken(e)),
+          c.service().bodyLimitBytes(), publisher, brain.brain())
+          .installation(new InstallFilesApi(pool, brain.brain(), generator.name()),
+              new InstallReportsApi(pool, brain.brain(), publisher, c.service().logsBodyLimitBytes(),
+                  Files.createDirectories(c.dataDir().resolve("uploads")).toString()),
+              new AgentOrUserAuth(userAuth, agentSecret, pool));
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
       opened.push(relay::stop);
@@ -142,6 +157,10 @@ public final class Rendezvous implements AutoCloseable {
       GatewayConfig gatewayConfig = gatewayConfig(c, env);
       Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
           .await(60, TimeUnit.SECONDS);
+      // installer progress the state machine would refuse gets upstream's answer at the edge
+      gateway.progressCheck((infraEnv, host, stage, info) -> brain.brain()
+          .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)
+          .map(r -> r.map(x -> new ProgressCheck.Refusal(x.httpStatus(), x.message()))));
       opened.push(() -> gateway.close().await(10, TimeUnit.SECONDS));
       busClients = List.of(brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
@@ -174,6 +193,22 @@ public final class Rendezvous implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * What makes the installation files: openshift-install when configured (a path, or {@code extract} from each
+   * release image with oc), else the built-in generator, which says plainly that its files are no real payload.
+   */
+  static ClusterArtifactsGenerator generator(AppConfig c) {
+    String bin = c.service().installerBinary();
+    if (bin.isEmpty()) {
+      return new BuiltInArtifactsGenerator();
+    }
+    Path work = c.dataDir().resolve("openshift-install");
+    OpenshiftInstallGenerator.BinaryResolver resolver = bin.equals("extract")
+        ? OpenshiftInstallGenerator.extractWithOc(work.resolve("bin"), Duration.ofMinutes(10))
+        : OpenshiftInstallGenerator.path(Path.of(bin));
+    return new OpenshiftInstallGenerator(resolver, work.resolve("work"), Duration.ofMinutes(20));
   }
 
   /**

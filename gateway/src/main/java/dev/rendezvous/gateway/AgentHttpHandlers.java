@@ -29,6 +29,7 @@ final class AgentHttpHandlers {
     private final GatewayEvents events;
     private final GatewayMetrics metrics;
     private final RejectionLog rejections;
+    private volatile ProgressCheck progressCheck = ProgressCheck.NONE;
 
     AgentHttpHandlers(GatewayConfig config, AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics,
                       RejectionLog rejections) {
@@ -37,6 +38,10 @@ final class AgentHttpHandlers {
         this.events = events;
         this.metrics = metrics;
         this.rejections = rejections;
+    }
+
+    void progressCheck(ProgressCheck check) {
+        this.progressCheck = check;
     }
 
     /** POST .../infra-envs/{infra_env_id}/hosts → 201 host + next_step_runner_command, once the bus has the event. */
@@ -132,14 +137,28 @@ final class AgentHttpHandlers {
             badRequest(ctx, claims, ctx.pathParam("host_id"), e.getMessage());
             return;
         }
-        events.progress(claims, hostId, progress).onComplete(published -> {
-            if (published.failed()) {
-                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
-                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
-                return;
-            }
-            ctx.response().setStatusCode(200).end();
-        });
+        HostProgressReported report = progress;
+        progressCheck.check(claims.infraEnvId(), hostId, progress.currentStage(), progress.progressInfo())
+                .onComplete(checked -> {
+                    if (checked.failed()) {
+                        metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                        HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                        return;
+                    }
+                    if (checked.result().isPresent()) {
+                        ProgressCheck.Refusal r = checked.result().get();
+                        HttpReplies.error(ctx, r.status(), r.reason());
+                        return;
+                    }
+                    events.progress(claims, hostId, report).onComplete(published -> {
+                        if (published.failed()) {
+                            metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                            HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                            return;
+                        }
+                        ctx.response().setStatusCode(200).end();
+                    });
+                });
     }
 
     /** Failure handler of the agent routes: the body limit (413) and anything unexpected, in upstream's shape. */

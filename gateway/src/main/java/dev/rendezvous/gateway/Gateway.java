@@ -79,6 +79,11 @@ public final class Gateway {
         });
     }
 
+    /** Installer progress is checked with {@code check} before it is published (see {@link ProgressCheck}). */
+    public void progressCheck(ProgressCheck check) {
+        http.progressCheck(check);
+    }
+
     /** Adds the agent routes ({@link GatewayRoutes}) to {@code router}. */
     public void mount(Router router) {
         GatewayRoutes.mount(router, this);

@@ -12,6 +12,9 @@ import java.util.List;
  *
  * @param url an http(s) URL, a file: URL or a local path
  * @param sha256 optional hex checksum of the ISO, verified after download
+ * @param metalUrl our extension: the OS disk image (raw, gz or xz) the installer writes for this release and
+ *     architecture (upstream's coreos-installer takes it from the live ISO itself)
+ * @param metalSha256 optional hex sha256 of the bytes at {@code metalUrl}, checked by the installer
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -20,7 +23,9 @@ public record OsImage(
     @JsonProperty("cpu_architecture") String cpuArchitecture,
     @JsonProperty("url") String url,
     @JsonProperty("version") String version,
-    @JsonProperty("sha256") String sha256) {
+    @JsonProperty("sha256") String sha256,
+    @JsonProperty("metal_url") String metalUrl,
+    @JsonProperty("metal_sha256") String metalSha256) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,9 +37,17 @@ public record OsImage(
     if (sha256 != null && !sha256.matches("[0-9a-fA-F]{64}")) {
       throw new IllegalArgumentException("OS image sha256 must be 64 hex digits");
     }
+    if (metalSha256 != null && !metalSha256.matches("[0-9a-fA-F]{64}")) {
+      throw new IllegalArgumentException("OS image metal_sha256 must be 64 hex digits");
+    }
     if (!version.matches("[A-Za-z0-9._-]+") || !cpuArchitecture.matches("[A-Za-z0-9_-]+")) {
       throw new IllegalArgumentException("OS image version and cpu_architecture must be simple names");
     }
+  }
+
+  /** An entry without a metal image. */
+  public OsImage(String openshiftVersion, String cpuArchitecture, String url, String version, String sha256) {
+    this(openshiftVersion, cpuArchitecture, url, version, sha256, null, null);
   }
 
   private static void require(String v, String name) {

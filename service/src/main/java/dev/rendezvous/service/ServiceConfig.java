@@ -5,25 +5,47 @@ import dev.rendezvous.service.domain.validation.HardwareRequirements.RoleRequire
 import dev.rendezvous.service.domain.validation.HardwareRequirements;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The service's settings: API auth mode, request size limit, the URLs it hands out (for agents and
- * ISO downloads), the release catalog file (null = built-in), and the brain's settings.
+ * ISO downloads), the release catalog file (null = built-in), the brain's settings, and installation's:
+ *
+ * @param installerBinary what generates the install-config's Ignition files: empty for the built-in generator (not
+ *     a real OpenShift payload), a path to {@code openshift-install}, or {@code extract} to take each release's own
+ *     binary out of its release image with {@code oc}
+ * @param metalImages the OS disk image installs write, per {@code major.minor/arch}
+ * @param logsBodyLimitBytes the largest log bundle an upload may carry
  */
 public record ServiceConfig(
     boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog,
-    BrainSettings brain) {
+    BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages, long logsBodyLimitBytes) {
 
   public ServiceConfig {
     if (bodyLimitBytes < 1024) {
       throw new IllegalArgumentException("body-limit-bytes must be at least 1024, got " + bodyLimitBytes);
     }
     brain = brain == null ? BrainSettings.defaults() : brain;
+    installerBinary = installerBinary == null ? "" : installerBinary;
+    metalImages = metalImages == null ? Map.of() : Map.copyOf(metalImages);
+    if (logsBodyLimitBytes < bodyLimitBytes) {
+      logsBodyLimitBytes = Math.max(bodyLimitBytes, 256L * 1024 * 1024);
+    }
   }
 
   public ServiceConfig(
       boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog) {
-    this(authDisabled, bodyLimitBytes, publicUrl, imagePublicUrl, releaseCatalog, BrainSettings.defaults());
+    this(authDisabled, bodyLimitBytes, publicUrl, imagePublicUrl, releaseCatalog, BrainSettings.defaults(), "", Map.of(), 0);
+  }
+
+  public ServiceConfig(boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl,
+      Path releaseCatalog, BrainSettings brain) {
+    this(authDisabled, bodyLimitBytes, publicUrl, imagePublicUrl, releaseCatalog, brain, "", Map.of(), 0);
+  }
+
+  /** The domain's configuration: the brain's thresholds and timeouts with where installs get their files. */
+  public DomainConfig domainConfig() {
+    return brain.domainConfig().withInstallSources(publicUrl, metalImages);
   }
 
   /**

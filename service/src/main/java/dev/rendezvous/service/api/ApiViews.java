@@ -36,6 +36,27 @@ public final class ApiViews {
     if (c.validationsInfo() != null) {
       o.put("validations_info", c.validationsInfo().toString());
     }
+    JsonObject state = c.state() == null ? new JsonObject() : c.state();
+    JsonArray ops = new JsonArray();
+    monitoredOperators(c).forEach(ops::add);
+    o.put("monitored_operators", ops);
+    JsonArray userNets = c.spec().getJsonArray("machine_networks");
+    if ((userNets == null || userNets.isEmpty()) && state.getJsonArray("derived_machine_networks") != null) {
+      JsonArray derived = new JsonArray();
+      state.getJsonArray("derived_machine_networks").forEach(n -> derived.add(new JsonObject().put("cidr", n)
+          .put("cluster_id", c.id().toString())));
+      o.put("machine_networks", derived);
+      if (!derived.isEmpty()) {
+        o.put("machine_network_cidr", derived.getJsonObject(0).getString("cidr"));
+      }
+    }
+    JsonObject prep = state.getJsonObject("last_installation_preparation");
+    if (prep != null) {
+      o.put("last-installation-preparation", prep);
+    }
+    o.put("logs_info", state.getString("logs_info", ""));
+    putIfSet(o, "controller_logs_started_at", state.getString("controller_logs_started_at"));
+    putIfSet(o, "controller_logs_collected_at", state.getString("controller_logs_collected_at"));
     o.put("total_host_count", hosts.size());
     o.put("enabled_host_count", hosts.size());
     o.put("ready_host_count", hosts.stream().filter(h -> "known".equals(h.status())).count());
@@ -45,6 +66,28 @@ public final class ApiViews {
       o.put("hosts", hs);
     }
     return o;
+  }
+
+  /** The cluster's monitored operators in upstream's monitored-operator shape. */
+  public static java.util.List<JsonObject> monitoredOperators(ClusterRow c) {
+    java.util.List<JsonObject> out = new java.util.ArrayList<>();
+    JsonArray ops = c.state() == null ? null : c.state().getJsonArray("monitored_operators");
+    if (ops == null) {
+      return out;
+    }
+    for (Object x : ops) {
+      JsonObject op = (JsonObject) x;
+      JsonObject v = new JsonObject().put("cluster_id", c.id().toString()).put("name", op.getString("name"))
+          .put("operator_type", op.getString("operator_type")).put("status", op.getString("status", ""))
+          .put("status_info", op.getString("status_info", "")).put("timeout_seconds", op.getLong("timeout_seconds", 0L))
+          .put("properties", "").put("bundles", new JsonArray());
+      putIfSet(v, "namespace", op.getString("namespace"));
+      putIfSet(v, "subscription_name", op.getString("subscription_name"));
+      putIfSet(v, "version", op.getString("version"));
+      putIfSet(v, "status_updated_at", op.getString("status_updated_at"));
+      out.add(v);
+    }
+    return out;
   }
 
   public static JsonObject infraEnv(InfraEnvRow e, String downloadUrl) {
@@ -99,6 +142,11 @@ public final class ApiViews {
     putIfSet(o, "inventory", h.inventory());
     putIfSet(o, "connectivity", h.connectivity());
     putIfSet(o, "validations_info", h.validationsInfo());
+    JsonObject state = h.state() == null ? new JsonObject() : h.state();
+    o.put("logs_info", state.getString("logs_info", ""));
+    putIfSet(o, "logs_started_at", state.getString("logs_started_at"));
+    putIfSet(o, "logs_collected_at", state.getString("logs_collected_at"));
+    o.put("ignition_config_overrides", h.spec().getString("ignition_config_overrides", ""));
     return o;
   }
 

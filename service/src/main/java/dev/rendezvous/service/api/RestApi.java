@@ -86,9 +86,27 @@ public final class RestApi {
     this.bodyLimitBytes = bodyLimitBytes;
   }
 
+  private InstallFilesApi installFiles;
+  private InstallReportsApi installReports;
+  private dev.rendezvous.service.auth.AgentOrUserAuth agentOrUser;
+
+  /**
+   * The installation routes: files and credentials, reports of the installer and controller. {@code agentOrUser}
+   * authenticates the routes upstream also opens to agent tokens.
+   */
+  public RestApi installation(InstallFilesApi files, InstallReportsApi reports, dev.rendezvous.service.auth.AgentOrUserAuth agentOrUser) {
+    this.installFiles = files;
+    this.installReports = reports;
+    this.agentOrUser = agentOrUser;
+    return this;
+  }
+
   /** Path clean-up, body limit and JSON errors for everything under /api; call before mounting any /api route. */
   public void mountCommon(Router router) {
     router.route().order(-100).handler(RestApi::cleanPath);
+    if (installReports != null) {
+      installReports.mountUpload(router, agentOrUser); // log bundles carry their own, larger, body limit
+    }
     router.route("/api/*").handler(BodyHandler.create(false).setBodyLimit(bodyLimitBytes));
     router.route("/api/*").failureHandler(ErrorReplies::handle);
     for (int code : new int[] {400, 404, 405, 413, 415, 500}) {
@@ -99,10 +117,17 @@ public final class RestApi {
   /** User routes; the gateway's agent routes must be mounted before this (they do their own auth). */
   public void mount(Router router) {
     String b = ApiViews.BASE;
+    router.get(b + "/clusters/default-config").handler(auth).handler(this::defaultConfig);
+    if (agentOrUser != null) {
+      // upstream's agentAuth operations: the installer and the controller call them with the agent token
+      router.get(b + "/clusters/:cluster_id").handler(agentOrUser).handler(this::getCluster);
+      router.get(b + "/clusters/:cluster_id/hosts").handler(agentOrUser).handler(this::listClusterHosts);
+      installFiles.mountAgentRoutes(router, agentOrUser);
+      installReports.mountAgentRoutes(router, agentOrUser);
+    }
     router.route(b + "/*").handler(auth);
     router.post(b + "/clusters").handler(this::createCluster);
     router.get(b + "/clusters").handler(this::listClusters);
-    router.get(b + "/clusters/default-config").handler(this::defaultConfig);
     router.get(b + "/clusters/:cluster_id").handler(this::getCluster);
     router.patch(b + "/clusters/:cluster_id").handler(this::updateCluster);
     router.delete(b + "/clusters/:cluster_id").handler(this::deleteCluster);
@@ -121,6 +146,10 @@ public final class RestApi {
     router.delete(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::deleteHost);
     router.get(b + "/events").handler(this::listEvents);
     router.get(b + "/openshift-versions").handler(this::openshiftVersions);
+    if (installFiles != null) {
+      installFiles.mountUserRoutes(router);
+      installReports.mountUserRoutes(router);
+    }
   }
 
   /** Upstream's server cleans "//" and a trailing "/" instead of answering 404; so do we. */
@@ -198,7 +227,7 @@ public final class RestApi {
             String pullSecret = (String) spec.remove("pull_secret");
             ClusterRow next = new ClusterRow(c.id(), c.tenant(), name == null ? c.name() : name, c.openshiftVersion(),
                 c.status(), c.statusInfo(), c.statusUpdatedAt(), spec, c.validationsInfo(), c.progress(),
-                c.installStartedAt(), c.installCompletedAt(), c.rowVersion() + 1, c.createdAt(), Times.now());
+                c.installStartedAt(), c.installCompletedAt(), c.rowVersion() + 1, c.createdAt(), Times.now(), c.state());
             return ClusterRepository.updateSpec(tx, next, c.rowVersion(), pullSecret).map(ok -> {
               if (!ok) {
                 throw ApiError.conflict("cluster " + id + " was changed concurrently; retry");

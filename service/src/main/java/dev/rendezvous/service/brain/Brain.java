@@ -5,11 +5,16 @@ import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.ClusterActionRequested;
+import dev.rendezvous.bus.event.ClusterPreparationFinished;
+import dev.rendezvous.bus.event.LogsReported;
 import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterTransition;
+import dev.rendezvous.service.domain.cluster.InstallReports;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
@@ -69,6 +74,15 @@ public final class Brain {
   /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
   private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
   private volatile Listener listener = (k, e, h, s) -> { };
+  private volatile PreparationRequests preparations = (c, at) -> { };
+
+  /**
+   * Told after each unit of work about a cluster that is preparing for installation and has no preparation result
+   * yet: the adapter that generates the install-config and Ignition files (idempotent; it dedups in-flight runs).
+   */
+  public interface PreparationRequests {
+    void prepare(UUID clusterId, Instant installStartedAt);
+  }
   private final java.time.Duration disconnection;
 
   public Brain(Vertx vertx, Pool pool, BusProducer producer, DomainConfig config, Clock clock) {
@@ -87,6 +101,18 @@ public final class Brain {
 
   public void listener(Listener l) {
     this.listener = l;
+  }
+
+  public void preparations(PreparationRequests p) {
+    this.preparations = p;
+  }
+
+  /** A cluster waiting for its generated files gets them asked for (after a commit, or a monitor pass). */
+  private void askForPreparation(ClusterRecord c) {
+    if (c != null && c.context().status() == dev.rendezvous.service.domain.cluster.ClusterStatus.PREPARING_FOR_INSTALLATION
+        && "not_started".equals(c.context().lastPreparationStatus()) && c.context().installStartedAt() != null) {
+      preparations.prepare(c.context().id(), c.context().installStartedAt());
+    }
   }
 
   BrainRules rules() {
@@ -172,6 +198,7 @@ public final class Brain {
       body.accept(w);
       rules.plan(w, pushed::get);
       if (!w.changed() && eventId == null) {
+        askForPreparation(base.cluster());
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
       if (w.tenant() == null) {
@@ -185,6 +212,7 @@ public final class Brain {
           after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
           publish(w);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
+          askForPreparation(after.cluster());
           yield Future.succeededFuture(Result.COMMITTED);
         }
         case REPLAY -> Future.succeededFuture(Result.REPLAYED);
@@ -335,6 +363,77 @@ public final class Brain {
       return Future.succeededFuture(Result.NOTHING_TO_DO);
     }
     return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.clusterAction(w, a.action()));
+  }
+
+  /** The generated files are stored (or could not be made) for the preparation that started at the given time. */
+  public Future<Result> preparationFinished(BusEvent e, ClusterPreparationFinished p) {
+    UUID cluster = uuid(e.clusterId());
+    Instant started;
+    try {
+      started = Instant.parse(p.installStartedAt());
+    } catch (RuntimeException bad) {
+      LOG.atWarn().addKeyValue("event_id", e.eventId()).log("preparation result with a malformed install_started_at skipped");
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    if (cluster == null) {
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.preparationFinished(w, started, p.succeeded(), p.reason()));
+  }
+
+  /**
+   * A controller's report about its cluster, as a domain transition; the REST API checked it against the state it
+   * read, so a refusal here means the cluster moved on meanwhile (logged, nothing changes).
+   */
+  public Future<Result> clusterReport(BusEvent e, java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> report) {
+    UUID cluster = uuid(e.clusterId());
+    if (cluster == null) {
+      return Future.succeededFuture(Result.NOTHING_TO_DO);
+    }
+    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.clusterReport(w, c -> report.apply(c, w.now))
+        .ifPresent(why -> LOG.atWarn().addKeyValue("cluster_id", cluster).addKeyValue("type", e.type())
+            .log("cluster report refused: " + why)));
+  }
+
+  /** Logs progress or an uploaded bundle, of a host (the envelope names it) or of the controller. */
+  public Future<Result> logs(BusEvent e, LogsReported l) {
+    UUID host = uuid(e.hostId());
+    if ("host".equals(l.logsType()) && host != null) {
+      return keyFor(e).compose(k -> k.isEmpty() ? Future.succeededFuture(Result.GONE) : run(k.get(), e.eventId(),
+          w -> rules.hostLogs(w, host, l.logsState()).ifPresent(why -> LOG.atWarn().addKeyValue("host_id", host)
+              .log("host logs report refused: " + why))));
+    }
+    return clusterReport(e, (c, now) -> InstallReports.controllerLogs(c, l.logsState(), now));
+  }
+
+  /**
+   * Runs {@code check} on the key's current state in its lane, without writing anything: what the REST API asks
+   * before it publishes a report, so a report the domain would refuse gets upstream's answer at once.
+   */
+  public <T> Future<T> inspect(WorkKey key, java.util.function.Function<Work, T> check) {
+    return lanes.submit(key, () -> loaded(key).map(base -> check.apply(new Work(base, now()))));
+  }
+
+  /** Whether installer progress would be taken now: the refusal (with its HTTP status), or empty. */
+  public Future<Optional<dev.rendezvous.service.domain.host.HostTransition.Rejection>> checkProgress(UUID infraEnvId,
+      UUID hostId, String stage, String info) {
+    return keyOfHost(hostId, infraEnvId).compose(k -> k.isEmpty()
+        ? Future.succeededFuture(Optional.of(new dev.rendezvous.service.domain.host.HostTransition.Rejection(404,
+            "host " + hostId + " not found")))
+        : inspect(k.get(), w -> rules.checkProgress(w, hostId, stage, info)));
+  }
+
+  /** Whether a controller report would be taken now by the cluster (its refusal, or empty). */
+  public Future<Optional<dev.rendezvous.service.domain.host.HostTransition.Rejection>> checkClusterReport(UUID clusterId,
+      java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> report) {
+    return inspect(WorkKey.cluster(clusterId), w -> {
+      if (w.cluster() == null) {
+        return Optional.of(new dev.rendezvous.service.domain.host.HostTransition.Rejection(404, "cluster " + clusterId
+            + " not found"));
+      }
+      ClusterTransition t = report.apply(w.cluster(), w.now);
+      return Optional.ofNullable(t.rejection());
+    });
   }
 
   /**

@@ -8,6 +8,9 @@ import dev.rendezvous.service.domain.cluster.ClusterEvent;
 import dev.rendezvous.service.domain.cluster.ClusterStateMachine;
 import dev.rendezvous.service.domain.cluster.ClusterTransition;
 import dev.rendezvous.service.domain.cluster.InstallOrchestrator;
+import dev.rendezvous.service.domain.cluster.InstallReports;
+import dev.rendezvous.service.domain.cluster.MachineNetworks;
+import dev.rendezvous.service.domain.host.HostLogs;
 import dev.rendezvous.service.domain.cluster.MajorityGroups;
 import dev.rendezvous.service.domain.cluster.RoleAssigner;
 import dev.rendezvous.service.domain.host.DiskEligibility;
@@ -261,6 +264,20 @@ final class BrainRules {
     return Optional.empty();
   }
 
+  /** What the domain would answer to installer progress now (nothing changes): the refusal, or empty. */
+  Optional<HostTransition.Rejection> checkProgress(Work w, UUID hostId, String stage, String info) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null) {
+      return Optional.of(new HostTransition.Rejection(404, "host " + hostId + " not found"));
+    }
+    Optional<HostStage> s = HostStage.parse(stage);
+    if (s.isEmpty()) {
+      return Optional.of(new HostTransition.Rejection(400, "current_stage: '" + stage + "' is not a host stage"));
+    }
+    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.ProgressReported(s.get(), info), w.now);
+    return Optional.ofNullable(t.rejection());
+  }
+
   // ------------------------------------------------------------------------------------ cluster actions
 
   /** install / cancel / reset; a refusal becomes a warning event (the REST call already answered 202). */
@@ -293,9 +310,52 @@ final class BrainRules {
     }
     d.events().forEach(w::event);
     w.apply(d.cluster(), false);
-    // No install-config/Ignition generator is wired yet: the preparation counts as done at once.
-    w.putCluster(w.cluster().toBuilder().lastPreparationStatus("success").lastPreparationReason(null).build());
+    // The install-config and Ignition files are generated after this unit commits (Brain's preparation hook);
+    // their result comes back as a ClusterPreparationFinished event.
     settle(w, w.hostIds());
+  }
+
+  // ------------------------------------------------------------------------------------ install reports
+
+  /** The preparation's result (generated files stored, or the reason they could not be). */
+  void preparationFinished(Work w, Instant preparationStartedAt, boolean succeeded, String reason) {
+    if (w.cluster() != null) {
+      w.apply(InstallReports.preparationFinished(w.cluster(), preparationStartedAt, succeeded, reason), true);
+      settle(w, w.hostIds());
+    }
+  }
+
+  /**
+   * A report of the controller about the cluster (finalizing stage, operator, kubeconfig, logs, completion),
+   * already turned into a transition by the domain; a refusal is returned (the REST API checked it before
+   * publishing, so one here means the cluster moved on meanwhile).
+   */
+  Optional<String> clusterReport(Work w, java.util.function.Function<ClusterContext, ClusterTransition> report) {
+    if (w.cluster() == null) {
+      return Optional.of("cluster is gone");
+    }
+    ClusterTransition t = report.apply(w.cluster());
+    if (t.rejected()) {
+      return Optional.of(t.rejection().message());
+    }
+    w.apply(t, true);
+    settle(w, w.hostIds());
+    return Optional.empty();
+  }
+
+  /** Host logs-progress or an uploaded host bundle. */
+  Optional<String> hostLogs(Work w, UUID hostId, String state) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null) {
+      return Optional.of("unknown host " + hostId);
+    }
+    HostLogs.Outcome o = HostLogs.report(h, state, w.now);
+    if (o.error() != null) {
+      return Optional.of(o.error());
+    }
+    w.put(o.host());
+    o.events().forEach(w::event);
+    return Optional.empty();
   }
 
   private void cancelOrReset(Work w, ClusterTransition t, String action) {
@@ -370,6 +430,7 @@ final class BrainRules {
       return;
     }
     List<UUID> scope = hosts;
+    MachineNetworks.derive(w.cluster()).ifPresent(w::putCluster);
     for (int round = 0; round < SETTLE_ROUNDS; round++) {
       if (w.connectivityInputsChanged) {
         MajorityGroups groups = MajorityGroups.compute(w.snapshots());

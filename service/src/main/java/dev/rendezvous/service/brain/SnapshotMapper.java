@@ -225,6 +225,7 @@ public final class SnapshotMapper {
         .vipDhcpAllocation(spec.path("vip_dhcp_allocation").asBoolean(false))
         .platformType(spec.path("platform").path("type").asText("baremetal"))
         .machineNetworks(field(spec.get("machine_networks"), "cidr"))
+        .machineNetworksDerived(false)
         .serviceNetworks(field(spec.get("service_networks"), "cidr"))
         .apiVips(field(spec.get("api_vips"), "ip"))
         .ingressVips(field(spec.get("ingress_vips"), "ip"))
@@ -271,11 +272,16 @@ public final class SnapshotMapper {
       state.get("ip_collisions").fields().forEachRemaining(e -> ip.put(e.getKey(), strings(e.getValue())));
       b.ipCollisions(ip);
     }
+    List<String> userNetworks = field(spec.get("machine_networks"), "cidr");
+    if ((userNetworks == null || userNetworks.isEmpty()) && state.has("derived_machine_networks")) {
+      b.machineNetworks(strings(state.get("derived_machine_networks"))).machineNetworksDerived(true);
+    }
     if (state.has("monitored_operators")) {
       List<ClusterContext.MonitoredOperator> ops = new ArrayList<>();
       for (JsonNode o : state.get("monitored_operators")) {
         ops.add(new ClusterContext.MonitoredOperator(o.path("name").asText(), o.path("operator_type").asText(),
-            text(o, "status")));
+            text(o, "namespace"), text(o, "subscription_name"), o.path("timeout_seconds").asLong(0), text(o, "status"),
+            text(o, "status_info"), text(o, "version"), instant(o.get("status_updated_at"))));
       }
       b.monitoredOperators(ops);
     }
@@ -301,13 +307,20 @@ public final class SnapshotMapper {
       prep.put("reason", c.lastPreparationReason());
     }
     state.put("kubeconfig_exists", c.kubeconfigExists());
+    if (c.machineNetworksDerived()) {
+      state.set("derived_machine_networks", JSON.valueToTree(c.machineNetworks()));
+    }
     if (!c.monitoredOperators().isEmpty()) {
       ArrayNode ops = state.putArray("monitored_operators");
       for (ClusterContext.MonitoredOperator o : c.monitoredOperators()) {
-        ObjectNode n = ops.addObject().put("name", o.name()).put("operator_type", o.operatorType());
-        if (o.status() != null) {
-          n.put("status", o.status());
-        }
+        ObjectNode n = ops.addObject().put("name", o.name()).put("operator_type", o.operatorType())
+            .put("timeout_seconds", o.timeoutSeconds());
+        putText(n, "namespace", o.namespace());
+        putText(n, "subscription_name", o.subscriptionName());
+        putText(n, "status", o.status());
+        putText(n, "status_info", o.statusInfo());
+        putText(n, "version", o.version());
+        putInstant(n, "status_updated_at", o.statusUpdatedAt());
       }
     }
     if (c.finalizingStage() != null) {
@@ -323,6 +336,12 @@ public final class SnapshotMapper {
         r.progress(), offset(c.installStartedAt()), offset(r.installCompletedAt()), canonical(state), r.rowVersion());
   }
 
+  private static void putText(ObjectNode n, String field, String v) {
+    if (v != null) {
+      n.put(field, v);
+    }
+  }
+
   /** Upstream cluster-progress-info for the cluster with its hosts. */
   public static String progressJson(ClusterContext withHosts) {
     ClusterProgress p = ClusterProgress.of(withHosts);
@@ -331,6 +350,11 @@ public final class SnapshotMapper {
     o.put("preparing_for_installation_stage_percentage", p.preparingForInstallationStagePercentage());
     o.put("installing_stage_percentage", p.installingStagePercentage());
     o.put("finalizing_stage_percentage", p.finalizingStagePercentage());
+    if (withHosts.finalizingStage() != null) {
+      o.put("finalizing_stage", withHosts.finalizingStage());
+      putInstant(o, "finalizing_stage_started_at", withHosts.finalizingStageStartedAt());
+      o.put("finalizing_stage_timed_out", withHosts.finalizingStageTimedOut());
+    }
     return canonical(o);
   }
 

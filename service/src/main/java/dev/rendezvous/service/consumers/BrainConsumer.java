@@ -6,12 +6,19 @@ import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.ClusterActionRequested;
+import dev.rendezvous.bus.event.ClusterPreparationFinished;
+import dev.rendezvous.bus.event.FinalizingStageReported;
+import dev.rendezvous.bus.event.InstallationCompletionReported;
+import dev.rendezvous.bus.event.KubeconfigStored;
+import dev.rendezvous.bus.event.LogsReported;
+import dev.rendezvous.bus.event.OperatorStatusReported;
 import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.service.ServiceConfig;
 import dev.rendezvous.service.brain.Brain;
 import dev.rendezvous.service.brain.BrainMonitor;
+import dev.rendezvous.service.domain.cluster.InstallReports;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -44,7 +51,7 @@ public final class BrainConsumer implements AutoCloseable {
 
   public BrainConsumer(Vertx vertx, Pool pool, BusProducer producer, String bootstrap, ServiceConfig config,
       Clock clock) {
-    this(new Brain(vertx, pool, producer, config.brain().domainConfig(), clock), vertx, bootstrap,
+    this(new Brain(vertx, pool, producer, config.domainConfig(), clock), vertx, bootstrap,
         config.brain().monitorInterval().toMillis());
   }
 
@@ -87,6 +94,20 @@ public final class BrainConsumer implements AutoCloseable {
         f = brain.progress(event, p);
       } else if (event.payload() instanceof ClusterActionRequested a) {
         f = brain.clusterAction(event, a);
+      } else if (event.payload() instanceof ClusterPreparationFinished p) {
+        f = brain.preparationFinished(event, p);
+      } else if (event.payload() instanceof FinalizingStageReported p) {
+        f = brain.clusterReport(event, (c, now) -> InstallReports.finalizingStage(c, p.finalizingStage(), now));
+      } else if (event.payload() instanceof OperatorStatusReported p) {
+        f = brain.clusterReport(event, (c, now) -> InstallReports.operatorStatus(c, p.name(), p.status(), p.statusInfo(),
+            p.version(), now));
+      } else if (event.payload() instanceof KubeconfigStored) {
+        f = brain.clusterReport(event, (c, now) -> InstallReports.kubeconfigStored(c));
+      } else if (event.payload() instanceof InstallationCompletionReported p) {
+        f = brain.clusterReport(event, (c, now) -> InstallReports.completionReported(c, p.isSuccess(), p.errorInfo(),
+            p.operatorsReport()));
+      } else if (event.payload() instanceof LogsReported l) {
+        f = brain.logs(event, l);
       } else {
         f = Future.succeededFuture();
       }

@@ -2,6 +2,7 @@ package dev.rendezvous.service.domain;
 
 import dev.rendezvous.service.domain.validation.HardwareRequirements;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -13,6 +14,8 @@ import java.util.Set;
  * @param requiredImages images the container-image-availability step checks before install (release, MCO,
  *     must-gather, installer)
  * @param releaseDomain registry host the domain-resolution step also resolves (empty: none)
+ * @param serviceUrl the service's public base URL (the install step names the host's Ignition URL under it)
+ * @param metalImages the OS disk image each install writes, by {@link #metalImageKey(String, String)}
  */
 public record DomainConfig(
     HardwareRequirements hardware,
@@ -29,11 +32,31 @@ public record DomainConfig(
     String releaseDomain,
     String bootArtifactsBaseUrl,
     int diskSpeedCheckTimeoutSeconds,
-    int imageAvailabilityTimeoutSeconds) {
+    int imageAvailabilityTimeoutSeconds,
+    String serviceUrl,
+    Map<String, MetalImage> metalImages) {
+
+  /** An OS disk image (raw, optionally gz/xz compressed) and the sha256 of the bytes at its URL (may be null). */
+  public record MetalImage(String url, String sha256) {}
 
   public DomainConfig {
     disabledHostValidations = Set.copyOf(disabledHostValidations);
     requiredImages = List.copyOf(requiredImages);
+    metalImages = metalImages == null ? Map.of() : Map.copyOf(metalImages);
+    serviceUrl = serviceUrl == null ? "" : serviceUrl;
+  }
+
+  /** "major.minor/arch", as OS images are matched (a release's patch version does not matter). */
+  public static String metalImageKey(String openshiftVersion, String cpuArchitecture) {
+    String[] parts = openshiftVersion == null ? new String[0] : openshiftVersion.split("\\.");
+    String minor = parts.length >= 2 ? parts[0] + "." + parts[1] : String.valueOf(openshiftVersion);
+    String arch = cpuArchitecture == null || cpuArchitecture.equals("amd64") ? "x86_64"
+        : cpuArchitecture.equals("aarch64") ? "arm64" : cpuArchitecture;
+    return minor + "/" + arch;
+  }
+
+  public java.util.Optional<MetalImage> metalImage(String openshiftVersion, String cpuArchitecture) {
+    return java.util.Optional.ofNullable(metalImages.get(metalImageKey(openshiftVersion, cpuArchitecture)));
   }
 
   public static DomainConfig defaults() {
@@ -52,30 +75,39 @@ public record DomainConfig(
         "",
         "",
         180,
-        960);
+        960,
+        "",
+        Map.of());
   }
 
   public DomainConfig withHardware(HardwareRequirements h) {
     return new DomainConfig(h, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
   }
 
   public DomainConfig withTimeouts(DomainTimeouts t) {
     return new DomainConfig(hardware, t, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
   }
 
   public DomainConfig withRequiredImages(List<String> images) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, images, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
+  }
+
+  /** With the service URL hosts reach and the OS disk images installs write. */
+  public DomainConfig withInstallSources(String url, Map<String, MetalImage> images) {
+    return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
+        controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, url, images);
   }
 
   public DomainConfig withDisabledHostValidations(Set<String> ids) {
     return new DomainConfig(hardware, timeouts, ids, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
   }
 }

@@ -106,11 +106,38 @@ public final class Transitions {
       if (e instanceof ClusterEffect.SetInstallStartedAt s) {
         b.installStartedAt(s.at());
       } else if (e instanceof ClusterEffect.ResetPreparation) {
-        b.lastPreparationStatus("not_started").lastPreparationReason(null).logsInfo("");
+        // a new preparation (or a reset) starts from nothing the previous installation reported
+        b.lastPreparationStatus("not_started").lastPreparationReason(null).logsInfo("").kubeconfigExists(false)
+            .finalizingStage(null).finalizingStageStartedAt(null).finalizingStageTimedOut(false)
+            .controllerLogsStartedAt(null).controllerLogsCollectedAt(null);
       } else if (e instanceof ClusterEffect.SetFinalizingStageTimedOut f) {
         b.finalizingStageTimedOut(f.timedOut());
       } else if (e instanceof ClusterEffect.SetLogsInfo l) {
         b.logsInfo(l.logsInfo());
+      } else if (e instanceof ClusterEffect.SetMonitoredOperators m) {
+        b.monitoredOperators(m.operators());
+      } else if (e instanceof ClusterEffect.SetPreparationResult p) {
+        b.lastPreparationStatus(p.status()).lastPreparationReason(p.reason());
+      } else if (e instanceof ClusterEffect.SetFinalizingStage f) {
+        b.finalizingStage(f.stage()).finalizingStageStartedAt(f.at()).finalizingStageTimedOut(false);
+      } else if (e instanceof ClusterEffect.SetOperatorStatus o) {
+        List<ClusterContext.MonitoredOperator> ops = new java.util.ArrayList<>();
+        for (ClusterContext.MonitoredOperator m : c.monitoredOperators()) {
+          ops.add(m.name().equals(o.name()) ? m.reported(o.status(), o.statusInfo(), o.version(), o.at()) : m);
+        }
+        b.monitoredOperators(ops);
+      } else if (e instanceof ClusterEffect.SetKubeconfigExists) {
+        b.kubeconfigExists(true);
+      } else if (e instanceof ClusterEffect.SetControllerLogs l) {
+        if (l.logsInfo() != null) {
+          b.logsInfo(l.logsInfo());
+        }
+        if (l.startedAt() != null) {
+          b.controllerLogsStartedAt(l.startedAt());
+        }
+        if (l.collectedAt() != null) {
+          b.controllerLogsCollectedAt(l.collectedAt());
+        }
       } else if (!(e instanceof ClusterEffect.SetInstallCompletedAt)) {
         throw new IllegalStateException("unhandled cluster effect " + e);
       }

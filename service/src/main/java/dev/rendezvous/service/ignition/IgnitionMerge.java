@@ -15,7 +15,7 @@ import java.util.Set;
  * ...) merge entry by entry, other lists are appended without duplicates. A file, directory or
  * link of the child replaces whatever the parent had at that path.
  */
-final class IgnitionMerge {
+public final class IgnitionMerge {
 
   /** JSON path of a keyed list → the key field. */
   private static final Map<String, String> KEYS = Map.ofEntries(
@@ -38,7 +38,7 @@ final class IgnitionMerge {
   private IgnitionMerge() {}
 
   /** Merges {@code child} into {@code parent} in place. */
-  static void merge(ObjectNode parent, ObjectNode child) {
+  public static void merge(ObjectNode parent, ObjectNode child) {
     JsonNode storage = child.path("storage");
     if (storage.isObject() && parent.path("storage").isObject()) {
       // a path belongs to one kind of node: the child's kind wins

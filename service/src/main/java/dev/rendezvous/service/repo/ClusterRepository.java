@@ -17,7 +17,7 @@ import java.util.UUID;
 public final class ClusterRepository {
   public static final String COLUMNS =
       "id, tenant, name, openshift_version, status, status_info, status_updated_at, spec, validations_info,"
-          + " progress, install_started_at, install_completed_at, row_version, created_at, updated_at";
+          + " progress, install_started_at, install_completed_at, row_version, created_at, updated_at, state";
 
   /** A cluster row as stored. */
   public record ClusterRow(
@@ -35,7 +35,17 @@ public final class ClusterRepository {
       OffsetDateTime installCompletedAt,
       long rowVersion,
       OffsetDateTime createdAt,
-      OffsetDateTime updatedAt) {
+      OffsetDateTime updatedAt,
+      JsonObject state) {
+
+    /** A new cluster (no state yet). */
+    public ClusterRow(UUID id, String tenant, String name, String openshiftVersion, String status, String statusInfo,
+        OffsetDateTime statusUpdatedAt, JsonObject spec, Object validationsInfo, JsonObject progress,
+        OffsetDateTime installStartedAt, OffsetDateTime installCompletedAt, long rowVersion, OffsetDateTime createdAt,
+        OffsetDateTime updatedAt) {
+      this(id, tenant, name, openshiftVersion, status, statusInfo, statusUpdatedAt, spec, validationsInfo, progress,
+          installStartedAt, installCompletedAt, rowVersion, createdAt, updatedAt, new JsonObject());
+    }
 
     static ClusterRow of(Row r) {
       return new ClusterRow(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
@@ -43,7 +53,7 @@ public final class ClusterRepository {
           r.getOffsetDateTime("status_updated_at"), r.getJsonObject("spec"), r.getValue("validations_info"),
           r.getJsonObject("progress"), r.getOffsetDateTime("install_started_at"),
           r.getOffsetDateTime("install_completed_at"), r.getLong("row_version"),
-          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"));
+          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), r.getJsonObject("state"));
     }
   }
 

@@ -19,7 +19,7 @@ public final class HostRepository {
       "h.id, h.infra_env_id, h.cluster_id, h.status, h.status_info, h.status_updated_at, h.role, h.suggested_role,"
           + " h.bootstrap, h.requested_hostname, h.installation_disk_id, h.installation_disk_path,"
           + " h.discovery_agent_version, h.inventory, h.connectivity, h.validations_info, h.progress, h.spec,"
-          + " h.checked_in_at, h.registered_at, h.row_version, h.created_at, h.updated_at";
+          + " h.checked_in_at, h.registered_at, h.row_version, h.created_at, h.updated_at, h.state";
   private static final String FROM = " FROM hosts h JOIN infra_envs ie ON ie.id = h.infra_env_id";
 
   public record HostRow(
@@ -27,7 +27,8 @@ public final class HostRepository {
       String role, String suggestedRole, boolean bootstrap, String requestedHostname, String installationDiskId,
       String installationDiskPath, String discoveryAgentVersion, Object inventory, Object connectivity,
       Object validationsInfo, JsonObject progress, JsonObject spec, OffsetDateTime checkedInAt,
-      OffsetDateTime registeredAt, long rowVersion, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+      OffsetDateTime registeredAt, long rowVersion, OffsetDateTime createdAt, OffsetDateTime updatedAt,
+      JsonObject state) {
 
     static HostRow of(Row r) {
       return new HostRow(r.getUUID("id"), r.getUUID("infra_env_id"), r.getUUID("cluster_id"), r.getString("status"),
@@ -37,7 +38,7 @@ public final class HostRepository {
           r.getString("discovery_agent_version"), r.getValue("inventory"), r.getValue("connectivity"),
           r.getValue("validations_info"), r.getJsonObject("progress"), r.getJsonObject("spec"),
           r.getOffsetDateTime("checked_in_at"), r.getOffsetDateTime("registered_at"), r.getLong("row_version"),
-          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"));
+          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), r.getJsonObject("state"));
     }
   }
 

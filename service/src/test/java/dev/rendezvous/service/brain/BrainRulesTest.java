@@ -116,6 +116,14 @@ class BrainRulesTest {
       UUID id = hosts.get(i - 1);
       unit(w -> rules.stepReply(w, id, "installation-disk-speed-check", 0, BrainFixtures.diskSpeed("/dev/sda", 3), null, now));
     }
+    assertEquals(ClusterStatus.PREPARING_FOR_INSTALLATION, state.cluster().context().status(),
+        "hosts are prepared, the installation files are not yet");
+    Instant started = state.cluster().context().installStartedAt();
+    unit(w -> rules.preparationFinished(w, started.minusSeconds(1), true, null));
+    assertEquals(ClusterStatus.PREPARING_FOR_INSTALLATION, state.cluster().context().status(),
+        "the result of another preparation changes nothing");
+    unit(w -> rules.preparationFinished(w, started, true, null));
+    assertEquals("success", state.cluster().context().lastPreparationStatus());
     assertEquals(ClusterStatus.INSTALLING, state.cluster().context().status());
     for (int i = 1; i <= 3; i++) {
       assertEquals(HostStatus.INSTALLING, host(i).status());

@@ -31,6 +31,7 @@ public record ClusterContext(
     boolean vipDhcpAllocation,
     String platformType,
     List<String> machineNetworks,
+    boolean machineNetworksDerived,
     List<ClusterNetwork> clusterNetworks,
     List<String> serviceNetworks,
     List<String> apiVips,
@@ -83,8 +84,22 @@ public record ClusterContext(
 
   public record Proxy(String httpProxy, String httpsProxy, String noProxy) {}
 
-  /** status ∈ failed/progressing/available; type builtin or olm. */
-  public record MonitoredOperator(String name, String operatorType, String status) {}
+  /**
+   * An operator the installation waits for (upstream monitored-operator): {@code operatorType} builtin or olm,
+   * {@code status} empty until the controller reports, then failed/progressing/available.
+   */
+  public record MonitoredOperator(String name, String operatorType, String namespace, String subscriptionName,
+      long timeoutSeconds, String status, String statusInfo, String version, Instant statusUpdatedAt) {
+
+    public MonitoredOperator(String name, String operatorType, String status) {
+      this(name, operatorType, null, null, 0, status, null, null, null);
+    }
+
+    public MonitoredOperator reported(String newStatus, String info, String newVersion, Instant at) {
+      return new MonitoredOperator(name, operatorType, namespace, subscriptionName, timeoutSeconds, newStatus, info,
+          newVersion == null || newVersion.isEmpty() ? version : newVersion, at);
+    }
+  }
 
   public ClusterContext {
     machineNetworks = copy(machineNetworks);
@@ -146,6 +161,7 @@ public record ClusterContext(
     b.statusUpdatedAt = statusUpdatedAt; b.installStartedAt = installStartedAt; b.day2 = day2;
     b.controlPlaneCount = controlPlaneCount; b.userManagedNetworking = userManagedNetworking;
     b.vipDhcpAllocation = vipDhcpAllocation; b.platformType = platformType; b.machineNetworks = machineNetworks;
+    b.machineNetworksDerived = machineNetworksDerived;
     b.clusterNetworks = clusterNetworks; b.serviceNetworks = serviceNetworks; b.apiVips = apiVips;
     b.ingressVips = ingressVips; b.pullSecretSet = pullSecretSet; b.networkType = networkType;
     b.diskEncryption = diskEncryption; b.additionalNtpSource = additionalNtpSource; b.proxy = proxy;
@@ -178,6 +194,7 @@ public record ClusterContext(
     private boolean vipDhcpAllocation;
     private String platformType = "baremetal";
     private List<String> machineNetworks;
+    private boolean machineNetworksDerived;
     private List<ClusterNetwork> clusterNetworks = List.of(new ClusterNetwork("10.128.0.0/14", 23));
     private List<String> serviceNetworks = List.of("172.30.0.0/16");
     private List<String> apiVips;
@@ -221,6 +238,8 @@ public record ClusterContext(
     public Builder vipDhcpAllocation(boolean v) { vipDhcpAllocation = v; return this; }
     public Builder platformType(String v) { platformType = v; return this; }
     public Builder machineNetworks(List<String> v) { machineNetworks = v; return this; }
+    /** The machine networks were derived from the hosts (the user set none); see MachineNetworks. */
+    public Builder machineNetworksDerived(boolean v) { machineNetworksDerived = v; return this; }
     public Builder clusterNetworks(List<ClusterNetwork> v) { clusterNetworks = v; return this; }
     public Builder serviceNetworks(List<String> v) { serviceNetworks = v; return this; }
     public Builder apiVips(List<String> v) { apiVips = v; return this; }
@@ -252,7 +271,7 @@ public record ClusterContext(
     public ClusterContext build() {
       return new ClusterContext(id, name, baseDnsDomain, openshiftVersion, cpuArchitecture, status, statusInfo,
           statusUpdatedAt, installStartedAt, day2, controlPlaneCount, userManagedNetworking, vipDhcpAllocation,
-          platformType, machineNetworks, clusterNetworks, serviceNetworks, apiVips, ingressVips, pullSecretSet,
+          platformType, machineNetworks, machineNetworksDerived, clusterNetworks, serviceNetworks, apiVips, ingressVips, pullSecretSet,
           networkType, diskEncryption, additionalNtpSource, proxy, softTimeoutsEnabled, connectivityMajorityGroups,
           ipCollisions, ignoredHostValidations, ignoredClusterValidations, olmOperators, lastPreparationStatus,
           lastPreparationReason, kubeconfigExists, monitoredOperators, finalizingStage, finalizingStageStartedAt,

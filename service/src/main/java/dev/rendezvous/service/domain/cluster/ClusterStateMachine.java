@@ -272,7 +272,8 @@ public final class ClusterStateMachine {
     }
     if (event instanceof ClusterEvent.PrepareForInstallation) {
       return run(f, List.of(new Rule("Prepare for installation", of(READY), x -> true, PREPARING_FOR_INSTALLATION,
-          x -> Post.info(INFO_PREPARING, new ClusterEffect.SetInstallStartedAt(now), new ClusterEffect.ResetPreparation())
+          x -> Post.info(INFO_PREPARING, new ClusterEffect.SetInstallStartedAt(now), new ClusterEffect.ResetPreparation(),
+              new ClusterEffect.SetMonitoredOperators(MonitoredOperators.initial(cluster, config.checkClusterVersion())))
               .with(DomainEvent.cluster("cluster_prepare_installation_started", EventSeverity.INFO,
                   "Cluster starting to prepare for installation", cluster.id(), Map.of())))), Map.of());
     }

@@ -6,7 +6,12 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
 import java.util.UUID;
 
-/** args[0] of the {@code install} step (upstream models.InstallCmdRequest); null fields are left out. */
+/**
+ * args[0] of the {@code install} step (upstream models.InstallCmdRequest); null fields are left out. Our extensions,
+ * ignored by upstream's installer: {@code metal_image_url} and {@code metal_image_sha256} (the OS disk image the
+ * installer writes, since no coreos-installer with its embedded image runs here) and {@code ignition_url} (where the
+ * host's Ignition is served).
+ */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record InstallCmdRequest(
@@ -28,7 +33,10 @@ public record InstallCmdRequest(
     Proxy proxy,
     Boolean enableSkipMcoReboot,
     Boolean notifyNumReboots,
-    String coreosImage) {
+    String coreosImage,
+    String metalImageUrl,
+    String metalImageSha256,
+    String ignitionUrl) {
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record Proxy(String httpProxy, String httpsProxy, String noProxy) {}

@@ -349,13 +349,20 @@ public final class NextStepPlanner {
       proxy = new InstallCmdRequest.Proxy(c.proxy().httpProxy(), c.proxy().httpsProxy(), noProxy);
     }
     boolean savesPartitions = args.stream().anyMatch(a -> a.startsWith("--save-partindex") || a.startsWith("--save-partlabel"));
+    // upstream's GetHostInstallationPath: the disk's id (a /dev/disk/by-id link when it has one), else its path
+    String bootDevice = h.installationDiskId() != null && !h.installationDiskId().isEmpty() ? h.installationDiskId()
+        : h.installationDiskPath();
+    DomainConfig.MetalImage metal = c == null ? null
+        : config.metalImage(c.openshiftVersion(), c.cpuArchitecture()).orElse(null);
+    String ignitionUrl = config.serviceUrl().isEmpty() ? null : config.serviceUrl()
+        + "/api/assisted-install/v2/infra-env/" + h.infraEnvId() + "/hosts/" + h.id() + "/downloads/ignition";
     return new InstallCmdRequest(
-        c == null ? h.clusterId() : c.id(), h.infraEnvId(), h.id(), role, h.installationDiskPath(),
+        c == null ? h.clusterId() : c.id(), h.infraEnvId(), h.id(), role, bootDevice,
         config.controllerImage(), config.installerImage(), c == null ? null : c.controlPlaneCount(),
         config.checkClusterVersion(), day2 || config.mcoImage().isEmpty() ? null : config.mcoImage(),
         config.mustGatherImage().isEmpty() ? null : config.mustGatherImage(),
         day2 || c == null ? null : c.openshiftVersion(), args, savesPartitions ? Boolean.TRUE : null, toFormat, proxy,
-        false, Boolean.TRUE, null);
+        false, Boolean.TRUE, null, metal == null ? null : metal.url(), metal == null ? null : metal.sha256(), ignitionUrl);
   }
 
   private static boolean notEmpty(String s) {

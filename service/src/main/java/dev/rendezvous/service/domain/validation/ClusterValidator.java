@@ -207,7 +207,7 @@ public final class ClusterValidator {
   }
 
   /** The network of a host interface that contains the VIP (upstream CalculateMachineNetworkCIDR). */
-  static Optional<Cidr> calculateMachineCidr(ClusterContext c, String vip) {
+  public static Optional<Cidr> calculateMachineCidr(ClusterContext c, String vip) {
     for (HostSnapshot h : c.hosts()) {
       if (h.inventory() == null) {
         continue;

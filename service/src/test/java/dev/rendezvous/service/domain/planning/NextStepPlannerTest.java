@@ -112,7 +112,9 @@ class NextStepPlannerTest {
         b -> b.proxy(new ClusterContext.Proxy("http://proxy:3128", null, "example.com")));
     JsonNode req = StepOutputs.JSON.readTree(p.steps().instructions().get(0).args().get(0));
     assertEquals("bootstrap", req.get("role").asText());
-    assertEquals("/dev/sda", req.get("boot_device").asText());
+    // upstream's GetHostInstallationPath: the disk id (its by-id link) when the disk has one
+    assertEquals("/dev/disk/by-id/wwn-0x05abcd4ae2c1f2b1", req.get("boot_device").asText());
+    assertTrue(!req.has("metal_image_url") && !req.has("ignition_url"), "no image or URL configured: none sent");
     assertEquals(Fixtures.CLUSTER.toString(), req.get("cluster_id").asText());
     assertEquals(Fixtures.INFRA_ENV.toString(), req.get("infra_env_id").asText());
     assertEquals(Fixtures.hostId(1).toString(), req.get("host_id").asText());

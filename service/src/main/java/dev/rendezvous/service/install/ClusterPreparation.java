@@ -1,0 +1,117 @@
+package dev.rendezvous.service.install;
+
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.Topics;
+import dev.rendezvous.bus.event.ClusterPreparationFinished;
+import dev.rendezvous.service.api.RestApi.BusPublisher;
+import dev.rendezvous.service.brain.Brain;
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.repo.ClusterFileRepository;
+import dev.rendezvous.service.repo.ClusterRepository;
+import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.HostRepository;
+import dev.rendezvous.service.repo.ManifestRepository;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Prepares a cluster's installation when the brain asks ({@link Brain.PreparationRequests}): renders the
+ * install-config from the stored cluster and hosts, runs the generator on a worker thread, stores every file in one
+ * transaction tagged with the preparation, then publishes {@link ClusterPreparationFinished}. Idempotent: runs for a
+ * cluster are never concurrent here, and a preparation whose files are already stored is only announced again (so a
+ * repeat never changes files a host may have fetched).
+ */
+public final class ClusterPreparation implements Brain.PreparationRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(ClusterPreparation.class);
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final ClusterArtifactsGenerator generator;
+  private final ReleaseCatalog catalog;
+  private final BusPublisher bus;
+  private final Set<UUID> running = ConcurrentHashMap.newKeySet();
+
+  public ClusterPreparation(Vertx vertx, Pool pool, ClusterArtifactsGenerator generator, ReleaseCatalog catalog,
+      BusPublisher bus) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.generator = generator;
+    this.catalog = catalog;
+    this.bus = bus;
+  }
+
+  public ClusterArtifactsGenerator generator() {
+    return generator;
+  }
+
+  @Override
+  public void prepare(UUID clusterId, Instant installStartedAt) {
+    if (!running.add(clusterId)) {
+      return;
+    }
+    OffsetDateTime preparation = installStartedAt.atOffset(ZoneOffset.UTC);
+    ClusterFileRepository.preparation(pool, clusterId)
+        .compose(done -> done.isPresent() && done.get().toInstant().equals(installStartedAt)
+            ? Future.succeededFuture((String) null)
+            : generateAndStore(clusterId, preparation))
+        .transform(ar -> finished(clusterId, installStartedAt, ar.succeeded() ? null : reason(ar.cause())))
+        .onComplete(ar -> running.remove(clusterId));
+  }
+
+  private Future<String> generateAndStore(UUID clusterId, OffsetDateTime preparation) {
+    return pool.preparedQuery("SELECT tenant FROM clusters WHERE id = $1").execute(Tuple.of(clusterId)).compose(rs -> {
+      if (rs.size() == 0) {
+        return Future.failedFuture(new IllegalStateException("cluster " + clusterId + " is gone"));
+      }
+      String tenant = rs.iterator().next().getString(0);
+      return request(tenant, clusterId);
+    }).compose(req -> vertx.executeBlocking(() -> generator.generate(req), false))
+        .compose(a -> pool.withTransaction(tx -> ClusterFileRepository.replaceGenerated(tx, clusterId, preparation,
+            a.generator(), a.files())).map(v -> {
+              LOG.atInfo().addKeyValue("cluster_id", clusterId).addKeyValue("generator", a.generator())
+                  .addKeyValue("files", a.files().keySet()).log("installation files generated");
+              return (String) null;
+            }));
+  }
+
+  /** What the generator needs, read from the stored cluster, its hosts, pull secret and manifests. */
+  Future<GenerationRequest> request(String tenant, UUID clusterId) {
+    Future<ClusterRow> cluster = ClusterRepository.get(pool, tenant, clusterId)
+        .map(o -> o.orElseThrow(() -> new IllegalStateException("cluster " + clusterId + " is gone")));
+    Future<String> secret = ClusterRepository.pullSecret(pool, tenant, clusterId).map(o -> o.orElse(""));
+    Future<List<HostRepository.HostRow>> hosts = HostRepository.listByCluster(pool, tenant, clusterId);
+    Future<List<ManifestRepository.Manifest>> manifests = ManifestRepository.list(pool, clusterId);
+    return Future.all(cluster, secret, hosts, manifests).map(v -> {
+      ClusterRow c = cluster.result();
+      InstallConfigInput in = InstallConfigInputs.of(c, hosts.result(), secret.result());
+      String release = catalog.find(c.openshiftVersion()).map(ReleaseCatalog.Release::releaseImage).orElse(null);
+      return new GenerationRequest(clusterId, c.openshiftVersion(), release, in, InstallConfigRenderer.render(in),
+          manifests.result().stream().map(m -> new GenerationRequest.Manifest(m.folder(), m.fileName(), m.content())).toList());
+    });
+  }
+
+  private Future<Void> finished(UUID clusterId, Instant preparation, String failure) {
+    if (failure != null) {
+      LOG.atWarn().addKeyValue("cluster_id", clusterId).log("preparing the installation failed: " + failure);
+    }
+    BusEvent e = BusEvent.ofCluster(clusterId.toString(), new ClusterPreparationFinished(preparation.toString(),
+        failure == null, failure, generator.name()));
+    return bus.publish(Topics.CLUSTER_ACTIONS, e).onFailure(err -> LOG.atWarn().setCause(err)
+        .addKeyValue("cluster_id", clusterId).log("preparation result not published; the monitor asks again"));
+  }
+
+  private static String reason(Throwable t) {
+    return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+  }
+}
