@@ -18,10 +18,74 @@ final class Api {
 
   final int port;
   final String token;
+  /** When set, requests carry this agent token as X-Secret-Key (the installer's and controller's calls). */
+  final String agentToken;
 
   Api(int port, String token) {
+    this(port, token, null);
+  }
+
+  private Api(int port, String token, String agentToken) {
     this.port = port;
     this.token = token;
+    this.agentToken = agentToken;
+  }
+
+  /** An API client that authenticates as an agent, installer or controller does. */
+  static Api agent(int port, String agentToken) {
+    return new Api(port, null, agentToken);
+  }
+
+  Reply put(String path, Object body) {
+    return call("PUT", path, body.toString());
+  }
+
+  /** A multipart/form-data POST with one file field (the logs upload). */
+  Reply upload(String path, String field, String fileName, byte[] content) {
+    String boundary = "rdv" + java.util.UUID.randomUUID();
+    java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+    b.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + field + "\"; filename=\"" + fileName
+        + "\"\r\nContent-Type: application/gzip\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    b.writeBytes(content);
+    b.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + BASE + path))
+        .timeout(Duration.ofSeconds(30)).header("Content-Type", "multipart/form-data; boundary=" + boundary)
+        .POST(HttpRequest.BodyPublishers.ofByteArray(b.toByteArray()));
+    auth(r);
+    return send(r);
+  }
+
+  /** The raw bytes of a download. */
+  byte[] bytes(String path) {
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + BASE + path)).timeout(Duration.ofSeconds(30));
+    auth(r);
+    try {
+      HttpResponse<byte[]> resp = HTTP.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
+      if (resp.statusCode() != 200) {
+        throw new IllegalStateException("GET " + path + " answered " + resp.statusCode() + ": " + new String(resp.body()));
+      }
+      return resp.body();
+    } catch (java.io.IOException | InterruptedException e) {
+      throw new IllegalStateException("GET " + path + " failed", e);
+    }
+  }
+
+  private void auth(HttpRequest.Builder b) {
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    if (agentToken != null) {
+      b.header("X-Secret-Key", agentToken);
+    }
+  }
+
+  private Reply send(HttpRequest.Builder b) {
+    try {
+      HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      return new Reply(r.statusCode(), r.body(), r.headers());
+    } catch (Exception e) {
+      throw new IllegalStateException("request failed", e);
+    }
   }
 
   record Reply(int status, String body, HttpHeaders headers) {
@@ -64,9 +128,7 @@ final class Api {
     if (body != null) {
       b.header("Content-Type", "application/json");
     }
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
+    auth(b);
     try {
       HttpResponse<String> r = HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
       return new Reply(r.statusCode(), r.body(), r.headers());

@@ -61,10 +61,23 @@ class BrainFlowTest {
   }
 
   static void awaitCluster(Api api, String cluster, String wanted) {
-    Await.until("cluster " + wanted, PATIENCE, () -> {
+    try {
+      Await.until("cluster " + wanted, PATIENCE, () -> {
+        JsonObject c = api.get("/clusters/" + cluster).json();
+        return wanted.equals(c.getString("status")) ? true : null;
+      });
+    } catch (AssertionError e) {
       JsonObject c = api.get("/clusters/" + cluster).json();
-      return wanted.equals(c.getString("status")) ? true : null;
-    });
+      StringBuilder why = new StringBuilder(e.getMessage()).append("; the cluster is ").append(c.getString("status"))
+          .append(" (").append(c.getString("status_info")).append(")");
+      for (Object h : c.getJsonArray("hosts", new JsonArray())) {
+        JsonObject host = (JsonObject) h;
+        why.append("; host ").append(host.getString("requested_hostname", host.getString("id"))).append(' ')
+            .append(host.getString("status")).append(": ").append(host.getString("status_info"));
+      }
+      String failing = c.getString("validations_info", "");
+      throw new AssertionError(why + "; cluster validations " + failing, e);
+    }
   }
 
   /** Registers three hosts and answers inventory, connectivity, DNS and NTP for each, as agents would. */

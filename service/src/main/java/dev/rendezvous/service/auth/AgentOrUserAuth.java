@@ -4,7 +4,7 @@ import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import dev.rendezvous.service.api.ErrorReplies;
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
+import io.vertx.ext.web.handler.SecurityPolicyHandler;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
@@ -18,9 +18,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * For the operations upstream marks agentAuth as well as userAuth (the installer's and the controller's calls): an
  * {@code X-Secret-Key} agent token is accepted for its own infra-env and its hosts, and for the cluster its infra-env
  * is bound to or any of its hosts belongs to; the request then acts for that cluster's tenant. Without the header
- * the user's bearer token is checked as on every other route.
+ * the user's bearer token is checked as on every other route. A security-policy handler: it runs before a body is read.
  */
-public final class AgentOrUserAuth implements Handler<RoutingContext> {
+public final class AgentOrUserAuth implements SecurityPolicyHandler {
   public static final String AGENT_KEY = "rdv.agent";
   public static final String AGENT_HEADER = "X-Secret-Key";
   private static final long CACHE_MILLIS = 30_000;

@@ -378,7 +378,7 @@ public final class Brain {
     if (cluster == null) {
       return Future.succeededFuture(Result.NOTHING_TO_DO);
     }
-    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.preparationFinished(w, started, p.succeeded(), p.reason()));
+    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.preparationFinished(w, started, p.succeeded(), p.reason(), p.generator()));
   }
 
   /**

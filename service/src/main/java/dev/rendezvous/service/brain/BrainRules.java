@@ -318,9 +318,9 @@ final class BrainRules {
   // ------------------------------------------------------------------------------------ install reports
 
   /** The preparation's result (generated files stored, or the reason they could not be). */
-  void preparationFinished(Work w, Instant preparationStartedAt, boolean succeeded, String reason) {
+  void preparationFinished(Work w, Instant preparationStartedAt, boolean succeeded, String reason, String generator) {
     if (w.cluster() != null) {
-      w.apply(InstallReports.preparationFinished(w.cluster(), preparationStartedAt, succeeded, reason), true);
+      w.apply(InstallReports.preparationFinished(w.cluster(), preparationStartedAt, succeeded, reason, generator), true);
       settle(w, w.hostIds());
     }
   }

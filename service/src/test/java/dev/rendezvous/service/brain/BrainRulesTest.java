@@ -119,10 +119,10 @@ class BrainRulesTest {
     assertEquals(ClusterStatus.PREPARING_FOR_INSTALLATION, state.cluster().context().status(),
         "hosts are prepared, the installation files are not yet");
     Instant started = state.cluster().context().installStartedAt();
-    unit(w -> rules.preparationFinished(w, started.minusSeconds(1), true, null));
+    unit(w -> rules.preparationFinished(w, started.minusSeconds(1), true, null, "built-in"));
     assertEquals(ClusterStatus.PREPARING_FOR_INSTALLATION, state.cluster().context().status(),
         "the result of another preparation changes nothing");
-    unit(w -> rules.preparationFinished(w, started, true, null));
+    unit(w -> rules.preparationFinished(w, started, true, null, "built-in"));
     assertEquals("success", state.cluster().context().lastPreparationStatus());
     assertEquals(ClusterStatus.INSTALLING, state.cluster().context().status());
     for (int i = 1; i <= 3; i++) {

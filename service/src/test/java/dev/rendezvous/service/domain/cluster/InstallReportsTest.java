@@ -50,15 +50,17 @@ class InstallReportsTest {
   void aPreparationResultCountsOnlyForItsOwnPreparation() {
     ClusterContext preparing = Fixtures.cluster(List.of()).status(ClusterStatus.PREPARING_FOR_INSTALLATION)
         .installStartedAt(NOW).build();
-    assertTrue(InstallReports.preparationFinished(preparing, NOW.minusSeconds(5), true, null).effects().isEmpty());
-    ClusterContext ok = applied(preparing, InstallReports.preparationFinished(preparing, NOW, true, null));
+    assertTrue(InstallReports.preparationFinished(preparing, NOW.minusSeconds(5), true, null, "built-in").effects().isEmpty());
+    ClusterTransition builtIn = InstallReports.preparationFinished(preparing, NOW, true, null, "built-in");
+    ClusterContext ok = applied(preparing, builtIn);
     assertEquals("success", ok.lastPreparationStatus());
-    ClusterTransition failed = InstallReports.preparationFinished(preparing, NOW, false, "openshift-install exited 3");
+    assertTrue(builtIn.events().get(0).message().contains("not a real OpenShift payload"), "the user is told");
+    ClusterTransition failed = InstallReports.preparationFinished(preparing, NOW, false, "openshift-install exited 3", "openshift-install");
     ClusterContext bad = applied(preparing, failed);
     assertEquals("failed", bad.lastPreparationStatus());
     assertEquals("openshift-install exited 3", bad.lastPreparationReason());
     assertEquals(List.of("prepare_installation_failed"), failed.events().stream().map(DomainEvent::name).toList());
-    assertTrue(InstallReports.preparationFinished(ok, NOW, false, "late").effects().isEmpty(), "a result is taken once");
+    assertTrue(InstallReports.preparationFinished(ok, NOW, false, "late", "built-in").effects().isEmpty(), "a result is taken once");
   }
 
   @Test

@@ -1,0 +1,165 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The service side of an installation on the real bus and database, driven through upstream's API the way the
+ * installer (stages, files) and the controller (Joined/Done, finalizing stages, operators, ingress CA, logs) call
+ * it with the agent token: from install to installed, with the built-in generator's files.
+ */
+class InstallApiTest {
+  static final String INGRESS_CA = "-----BEGIN CERTIFICATE-----\nMIIBingressCAforTest\n-----END CERTIFICATE-----\n";
+  private final Rendezvous system = TestSystem.shared();
+  private final Api api = TestSystem.admin();
+
+  /** Registers five hosts (three masters, two workers), answers their checks, installs, and answers disk speed. */
+  BrainFlowTest.Ready installing(GatewayDouble gw, String name, List<String> hosts) {
+    BrainFlowTest.Ready r = BrainFlowTest.readyCluster(api, gw, name, hosts);
+    BrainFlowTest.awaitCluster(api, r.cluster(), "ready");
+    assertEquals(202, api.post("/clusters/" + r.cluster() + "/actions/install", null).status());
+    BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "preparing-for-installation");
+    hosts.forEach(h -> gw.reply(r.cluster(), r.infraEnv(), h, "installation-disk-speed-check", 0,
+        GatewayDouble.diskSpeed("/dev/sda", 4)));
+    BrainFlowTest.awaitCluster(api, r.cluster(), "installing");
+    return r;
+  }
+
+  static String role(JsonObject h) {
+    return h.getBoolean("bootstrap") ? "bootstrap" : h.getString("role");
+  }
+
+  static List<String> stages(String role) {
+    return switch (role) {
+      case "bootstrap" -> List.of("Starting installation", "Installing", "Writing image to disk", "Waiting for control plane",
+          "Waiting for bootkube", "Waiting for controller", "Rebooting", "Joined", "Done");
+      case "worker" -> List.of("Starting installation", "Installing", "Writing image to disk", "Waiting for control plane",
+          "Rebooting", "Joined", "Done");
+      default -> List.of("Starting installation", "Installing", "Writing image to disk", "Rebooting", "Joined", "Done");
+    };
+  }
+
+  @Test
+  void installerAndControllerCallsTakeAClusterToInstalled() throws Exception {
+    List<String> hosts = BrainFlowTest.newHosts(5);
+    try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
+      BrainFlowTest.Ready r = installing(gw, "inst-api", hosts);
+      Api agent = Api.agent(api.port, system.agentToken(r.infraEnv(), r.cluster()));
+
+      // the installer's files: made by the built-in generator, which says so
+      Api.Reply bootstrap = agent.get("/clusters/" + r.cluster() + "/downloads/files?file_name=bootstrap.ign");
+      assertEquals(200, bootstrap.status(), bootstrap.body());
+      assertEquals("built-in", bootstrap.headers().firstValue("X-Rendezvous-Generator").orElse(""));
+      assertTrue(bootstrap.body().contains("/opt/openshift/auth/kubeconfig"));
+      JsonObject cluster = api.get("/clusters/" + r.cluster()).json();
+      JsonArray ops = cluster.getJsonArray("monitored_operators");
+      assertEquals(List.of("console", "cvo"), ops.stream().map(o -> ((JsonObject) o).getString("name")).toList());
+      assertTrue(api.get("/events?cluster_id=" + r.cluster()).body().contains("not a real OpenShift payload"),
+          "the user is told what the built-in generator made");
+      assertEquals(401, Api.agent(api.port, "rdv1.forged.token").get("/clusters/" + r.cluster()).status());
+
+      // each host's installer: its Ignition, then its stages in its role's order
+      List<JsonObject> all = new ArrayList<>();
+      hosts.forEach(h -> all.add(BrainFlowTest.host(api, r.infraEnv(), h)));
+      JsonObject worker = all.stream().filter(h -> "worker".equals(h.getString("role"))).findFirst().orElseThrow();
+      String workerIgnition = new String(agent.bytes("/infra-env/" + r.infraEnv() + "/hosts/" + worker.getString("id")
+          + "/downloads/ignition"), StandardCharsets.UTF_8);
+      assertTrue(workerIgnition.contains("22623/config/worker"), workerIgnition);
+      String progressBase = "/infra-envs/" + r.infraEnv() + "/hosts/";
+      for (JsonObject h : all) {
+        List<String> mine = stages(role(h));
+        for (String stage : mine.subList(0, mine.indexOf("Rebooting") + 1)) {
+          Api.Reply p = agent.put(progressBase + h.getString("id") + "/progress", new JsonObject()
+              .put("current_stage", stage).put("progress_info", stage.equals("Writing image to disk") ? "100%" : ""));
+          assertEquals(200, p.status(), stage + ": " + p.body());
+        }
+      }
+      String first = all.get(0).getString("id");
+      Await.until("progress applied", BrainFlowTest.PATIENCE, () -> "Rebooting".equals(BrainFlowTest.host(api, r.infraEnv(), first)
+          .getJsonObject("progress").getString("current_stage")) ? true : null);
+      Api.Reply backwards = agent.put(progressBase + first + "/progress", new JsonObject().put("current_stage", "Installing"));
+      assertEquals(409, backwards.status(), "a stage may not go backwards: " + backwards.body());
+      Api.Reply unknown = agent.put(progressBase + first + "/progress", new JsonObject().put("current_stage", "Dancing"));
+      assertEquals(400, unknown.status(), unknown.body());
+
+      // the controller: Joined and Done per node, then the finalizing work
+      for (JsonObject h : all) {
+        for (String stage : List.of("Joined", "Done")) {
+          assertEquals(200, agent.put(progressBase + h.getString("id") + "/progress",
+              new JsonObject().put("current_stage", stage)).status());
+        }
+      }
+      BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "installed");
+      BrainFlowTest.awaitCluster(api, r.cluster(), "finalizing");
+      String c = "/clusters/" + r.cluster();
+      assertEquals(409, api.get(c + "/credentials").status(), "no credentials before the console is available");
+      assertEquals(200, agent.put(c + "/progress", new JsonObject().put("finalizing_stage", "Waiting for cluster operators")).status());
+      assertEquals(400, agent.put(c + "/progress", new JsonObject().put("finalizing_stage", "Lunch")).status());
+      JsonArray monitored = agent.get(c + "/monitored-operators").array();
+      assertEquals(2, monitored.size());
+      for (String op : List.of("console", "cvo")) {
+        Api.Reply rep = agent.put(c + "/monitored-operators", new JsonObject().put("name", op).put("status", "available")
+            .put("status_info", "All is well").put("version", "4.18.1"));
+        assertEquals(200, rep.status(), rep.body());
+      }
+      assertEquals(404, agent.put(c + "/monitored-operators", new JsonObject().put("name", "ghost").put("status", "available")).status());
+      Await.until("console available", BrainFlowTest.PATIENCE, () -> api.get(c + "/credentials").status() == 200 ? true : null);
+      JsonObject creds = api.get(c + "/credentials").json();
+      assertEquals("kubeadmin", creds.getString("username"));
+      assertEquals("https://console-openshift-console.apps.inst-api.example.com", creds.getString("console_url"));
+      assertEquals(new String(api.bytes(c + "/downloads/credentials?file_name=kubeadmin-password"), StandardCharsets.UTF_8).strip(),
+          creds.getString("password"));
+      Api.Reply ingress = agent.post(c + "/uploads/ingress-cert", "\"" + INGRESS_CA.replace("\n", "\\n") + "\"");
+      assertEquals(201, ingress.status(), ingress.body());
+      BrainFlowTest.awaitCluster(api, r.cluster(), "installed");
+
+      // the kubeconfig now trusts the ingress CA too
+      String kubeconfig = new String(api.bytes(c + "/downloads/credentials?file_name=kubeconfig"), StandardCharsets.UTF_8);
+      String caData = kubeconfig.lines().filter(l -> l.contains("certificate-authority-data")).findFirst().orElseThrow()
+          .replaceAll(".*certificate-authority-data:\\s*", "").strip();
+      String ca = new String(Base64.getDecoder().decode(caData), StandardCharsets.UTF_8);
+      assertTrue(ca.contains("MIIBingressCAforTest") && ca.indexOf("BEGIN CERTIFICATE") != ca.lastIndexOf("BEGIN CERTIFICATE"),
+          "the generated CA and the ingress CA: " + ca);
+
+      // the controller's logs go up and come back
+      byte[] bundle = "controller logs".getBytes(StandardCharsets.UTF_8);
+      Api.Reply up = agent.upload(c + "/logs?logs_type=controller", "upfile", "controller_logs.tar.gz", bundle);
+      assertEquals(204, up.status(), up.body());
+      assertArrayEquals(bundle, api.bytes(c + "/logs?logs_type=controller"));
+      assertEquals(202, agent.post(c + "/actions/complete-installation", new JsonObject().put("is_success", true)).status());
+      Await.until("logs recorded", BrainFlowTest.PATIENCE, () -> api.get(c).json().getString("controller_logs_collected_at"));
+      String events = api.get("/events?cluster_id=" + r.cluster()).body();
+      for (String name : List.of("host_install_progress_updated", "cluster_finalizing_stage_updated", "cluster_operator_status",
+          "cluster_installation_completed", "cluster_logs_uploaded")) {
+        assertTrue(events.contains(name), name);
+      }
+      assertEquals(100, api.get(c).json().getJsonObject("progress").getInteger("total_percentage"));
+    }
+  }
+
+  @Test
+  void filesAreRefusedToStrangersAndBeforeTheInstallationStarts() {
+    String cluster = BrainFlowTest.createCluster(api, "inst-refuse");
+    String infraEnv = api.post("/infra-envs", Api.infraEnv("inst-refuse-ie", cluster)).json().getString("id");
+    String other = api.post("/infra-envs", Api.infraEnv("inst-other-ie", null)).json().getString("id");
+    try {
+      String path = "/clusters/" + cluster + "/downloads/files?file_name=master.ign";
+      assertEquals(409, Api.agent(api.port, system.agentToken(infraEnv, cluster)).get(path).status(), "not installing yet");
+      assertEquals(403, Api.agent(api.port, system.agentToken(other, null)).get(path).status(), "another infra-env's token");
+      assertEquals(400, api.get("/clusters/" + cluster + "/downloads/files?file_name=passwd").status());
+      assertEquals(401, new Api(api.port, null).get(path).status());
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
