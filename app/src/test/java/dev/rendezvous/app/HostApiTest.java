@@ -74,7 +74,15 @@ class HostApiTest {
       producer.publish(Topics.HOST_REGISTRATIONS, marker).get(10, TimeUnit.SECONDS);
       Await.until("a later event on the same partition handled", Duration.ofSeconds(20),
           () -> api.get("/infra-envs/" + infraEnvId + "/hosts").array().size() == 2);
-      assertEquals(before, api.get(hostPath).body(), "replayed registration left the host untouched");
+      // the marker host joining the cluster may re-evaluate this host's validations (mtu-valid waits for a peer
+      // now); everything else must be as it was
+      JsonObject was = new JsonObject(before);
+      JsonObject now = api.get(hostPath).json();
+      for (JsonObject h : List.of(was, now)) {
+        h.remove("validations_info");
+        h.remove("updated_at");
+      }
+      assertEquals(was, now, "replayed registration left the host untouched");
       // the registration and the state machine's move "" -> discovering; the replay added none
       assertEquals(List.of("host_registration_succeeded", "host_status_updated"), api.get("/events?host_id=" + hostId)
           .array().stream().map(o -> ((JsonObject) o).getString("name")).toList());
