@@ -86,6 +86,13 @@ class BrainFlowTest {
     String infraEnv = api.post("/infra-envs", Api.infraEnv(name + "-ie", cluster)).json().getString("id");
     hosts.forEach(h -> gw.register(cluster, infraEnv, h));
     awaitHosts(api, infraEnv, hosts, "discovering");
+    return answerChecks(gw, name, new Ready(cluster, infraEnv, hosts), hosts);
+  }
+
+  /** Answers inventory, connectivity, DNS and NTP for each (discovering) host, as agents would. */
+  static Ready answerChecks(GatewayDouble gw, String name, Ready r, List<String> hosts) {
+    String cluster = r.cluster();
+    String infraEnv = r.infraEnv();
     for (int i = 0; i < hosts.size(); i++) {
       gw.reply(cluster, infraEnv, hosts.get(i), "inventory", 0, GatewayDouble.inventory(i + 1, 8));
     }

@@ -162,4 +162,38 @@ class InstallApiTest {
       throw new IllegalStateException(e);
     }
   }
+
+  @Test
+  void cancelAndResetDuringTheInstallationThenASecondInstallationGetsFreshFiles() throws Exception {
+    List<String> hosts = BrainFlowTest.newHosts(5);
+    try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
+      BrainFlowTest.Ready r = installing(gw, "inst-reset", hosts);
+      Api agent = Api.agent(api.port, system.agentToken(r.infraEnv(), r.cluster()));
+      String c = "/clusters/" + r.cluster();
+      byte[] firstMaster = agent.bytes(c + "/downloads/files?file_name=master.ign");
+      String h0 = hosts.get(0);
+      assertEquals(200, agent.put("/infra-envs/" + r.infraEnv() + "/hosts/" + h0 + "/progress",
+          new JsonObject().put("current_stage", "Starting installation")).status());
+      assertEquals(202, api.post(c + "/actions/cancel", null).status());
+      BrainFlowTest.awaitCluster(api, r.cluster(), "cancelled");
+      BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "cancelled");
+      assertEquals(202, api.post(c + "/actions/reset", null).status());
+      BrainFlowTest.awaitCluster(api, r.cluster(), "insufficient");
+      BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "resetting-pending-user-action");
+      assertTrue(BrainFlowTest.host(api, r.infraEnv(), h0).getString("status_info").contains("booting into the discovery image"),
+          "the user is told to boot the hosts into discovery again");
+      assertEquals(409, agent.get(c + "/downloads/files?file_name=master.ign").status(), "no files outside an installation");
+
+      // the hosts boot the discovery image again: a new registration each, then their checks once more
+      hosts.forEach(h -> gw.register(r.cluster(), r.infraEnv(), h));
+      BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "discovering");
+      BrainFlowTest.Ready again = BrainFlowTest.answerChecks(gw, "inst-reset", r, hosts);
+      BrainFlowTest.awaitCluster(api, again.cluster(), "ready");
+      assertEquals(202, api.post(c + "/actions/install", null).status());
+      // the disks' speed was measured in the first preparation: the hosts are prepared at once this time
+      BrainFlowTest.awaitCluster(api, r.cluster(), "installing");
+      byte[] secondMaster = agent.bytes(c + "/downloads/files?file_name=master.ign");
+      assertTrue(!java.util.Arrays.equals(firstMaster, secondMaster), "a new installation gets a new cluster CA");
+    }
+  }
 }
