@@ -65,11 +65,14 @@ public final class Rendezvous implements AutoCloseable {
   private final Path adminTokenFile;
   private final long startupMillis;
   private final List<AutoCloseable> busClients;
+  private final dev.rendezvous.service.brain.Brain brain;
   private volatile boolean closed;
 
   private Rendezvous(AppConfig config, EmbeddedPostgresServer postgres, EmbeddedKafka kafka, Vertx vertx, Pool pool,
-      String kafkaBootstrap, Path adminTokenFile, long startupMillis, List<AutoCloseable> busClients) {
+      String kafkaBootstrap, Path adminTokenFile, long startupMillis, List<AutoCloseable> busClients,
+      dev.rendezvous.service.brain.Brain brain) {
     this.busClients = busClients;
+    this.brain = brain;
     this.config = config;
     this.postgres = postgres;
     this.kafka = kafka;
@@ -173,7 +176,7 @@ public final class Rendezvous implements AutoCloseable {
           .await(30, TimeUnit.SECONDS);
       long millis = (System.nanoTime() - t0) / 1_000_000;
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
-      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, busClients);
+      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, busClients, brain.brain());
     } catch (Exception | Error e) {
       for (AutoCloseable o : opened) {
         try {
@@ -279,6 +282,11 @@ public final class Rendezvous implements AutoCloseable {
   /** Issues the agent token of an infra-env (what its discovery Ignition carries). */
   public String agentToken(String infraEnvId, String clusterIdOrNull) throws IOException {
     return AgentTokens.issue(agentTokenSecret(config), infraEnvId, clusterIdOrNull);
+  }
+
+  /** The brain of this instance (benchmarks listen to its commits). */
+  public dev.rendezvous.service.brain.Brain brain() {
+    return brain;
   }
 
   public Path adminTokenFile() {

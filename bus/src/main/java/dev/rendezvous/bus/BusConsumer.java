@@ -55,6 +55,10 @@ import org.slf4j.LoggerFactory;
  *       at once. The partition never wedges and the consumer thread never dies of a handler error.</li>
  *   <li><b>Back-pressure</b>: a partition with {@link Builder#maxBufferedPerPartition} fetched-but-unhandled
  *       records is paused until half of them are handled.</li>
+ *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
+ *       in it (up to the batch size, in order) as one list; the guarantees above hold for the batch as a whole. A
+ *       batch that still fails after its retries is split: its records are handled again one by one (each with its
+ *       own retries), so one bad record is skipped alone.</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -292,7 +296,7 @@ public final class BusConsumer implements AutoCloseable {
 
     private void onSignal(Signal s, boolean allowRetries) {
         Pending p = s.pending;
-        if (p.ps.revoked || p.ps.lane.inFlight != p) {
+        if (p.revoked() || p.ps.lane.inFlight != p) {
             return; // late news about a record we no longer own: its new owner handles it again
         }
         if (s instanceof RetryDue) {
@@ -305,13 +309,17 @@ public final class BusConsumer implements AutoCloseable {
         }
         Throwable error = ((Done) s).error;
         if (error == null) {
-            handled.incrementAndGet();
+            handled.addAndGet(p.members == null ? 1 : p.members.size());
             finish(p);
         } else if (!running) {
             // closing: leave it uncommitted so the next owner handles it again instead of skipping it
             p.running = false;
             LOG.warn("bus consumer {}: handler failed for event {} at {}@{} while closing, left for redelivery: {}",
                     name, p.event.eventId(), p.ps.tp, p.record.offset(), describe(error));
+        } else if (p.members != null && p.attempts > config.maxRetries) {
+            LOG.warn("bus consumer {}: a batch of {} events at {} failed {} times; handling them one by one: {}", name,
+                    p.members.size(), p.ps.tp, p.attempts, describe(error));
+            split(p);
         } else if (p.attempts <= config.maxRetries) {
             long backoff = Math.min(MAX_BACKOFF.toMillis(), config.retryBackoff.toMillis() << (p.attempts - 1));
             LOG.warn("bus consumer {}: handler failed for event {} ({}) at {}@{}, attempt {}/{}, retrying in {} ms: {}",
@@ -356,9 +364,54 @@ public final class BusConsumer implements AutoCloseable {
                     continue;
                 }
             }
+            if (config.batchHandler != null && !p.single) {
+                p = batch(lane, p);
+                lane.inFlight = p;
+            }
             start(p);
         }
         return any;
+    }
+
+    /** The lane's first record with every decodable record queued behind it (up to the batch size), as one. */
+    private Pending batch(Lane lane, Pending first) {
+        if (lane.queue.isEmpty() || config.maxBatch <= 1) {
+            return first;
+        }
+        List<Pending> members = new ArrayList<>();
+        members.add(first);
+        while (members.size() < config.maxBatch && !lane.queue.isEmpty() && !lane.queue.peek().single) {
+            Pending p = lane.queue.poll();
+            if (p.ps.revoked) {
+                continue;
+            }
+            if (p.event == null) {
+                try {
+                    p.event = BusCodec.decode(p.record.value());
+                } catch (RuntimeException e) {
+                    LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
+                            p.record.offset(), e.getMessage());
+                    skipped.incrementAndGet();
+                    finishMember(p);
+                    continue;
+                }
+            }
+            if (p.event.payload() instanceof UnknownPayload) {
+                LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
+                        name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(), p.event.payloadVersion());
+                skipped.incrementAndGet();
+                finishMember(p);
+                continue;
+            }
+            members.add(p);
+        }
+        if (members.size() == 1) {
+            return first;
+        }
+        Pending group = new Pending(members.get(members.size() - 1).record, first.ps);
+        group.members = members;
+        group.event = first.event; // what logs name the batch by
+        return group;
     }
 
     private void start(Pending p) {
@@ -366,7 +419,9 @@ public final class BusConsumer implements AutoCloseable {
         p.running = true;
         CompletableFuture<Void> outcome = new CompletableFuture<>();
         try {
-            CompletionStage<Void> stage = config.handler.apply(p.event);
+            CompletionStage<Void> stage = config.batchHandler != null
+                    ? config.batchHandler.apply(p.members == null ? List.of(p.event) : p.events())
+                    : config.handler.apply(p.event);
             Objects.requireNonNull(stage, "handler returned null instead of a CompletionStage");
             if (stage instanceof CompletableFuture<Void> cf && cf.isDone()) {
                 // already done (a synchronous handler): no timeout to arm, no thread hop
@@ -396,6 +451,36 @@ public final class BusConsumer implements AutoCloseable {
     }
 
     private void finish(Pending p) {
+        if (p.members != null) {
+            p.members.forEach(this::finishMember);
+            p.running = false;
+            if (p.ps.lane.inFlight == p) {
+                p.ps.lane.inFlight = null;
+            }
+            return;
+        }
+        finishMember(p);
+    }
+
+    /** A failed batch's records go back to the front of their lane, to be handled one at a time. */
+    private void split(Pending group) {
+        Lane lane = group.ps.lane;
+        if (lane.inFlight == group) {
+            lane.inFlight = null;
+        }
+        List<Pending> members = group.members;
+        for (int i = members.size() - 1; i >= 0; i--) {
+            Pending m = members.get(i);
+            m.single = true;
+            m.attempts = 0;
+            m.running = false;
+            if (!m.ps.revoked) {
+                lane.queue.addFirst(m);
+            }
+        }
+    }
+
+    private void finishMember(Pending p) {
         p.running = false;
         PartitionState ps = p.ps;
         ps.buffered--;
@@ -504,7 +589,7 @@ public final class BusConsumer implements AutoCloseable {
     }
 
     private void awaitInFlightUntil(Collection<PartitionState> states, long deadline, Duration timeout) {
-        while (states.stream().anyMatch(ps -> ps.lane.inFlight != null && ps.lane.inFlight.ps == ps
+        while (states.stream().anyMatch(ps -> ps.lane.inFlight != null && ps.lane.inFlight.touches(ps)
                 && ps.lane.inFlight.running)) {
             drainSignals(false);
             long left = deadline - System.nanoTime();
@@ -550,7 +635,7 @@ public final class BusConsumer implements AutoCloseable {
             ps.revoked = true;
             Lane lane = ps.lane;
             lane.queue.removeIf(p -> p.ps == ps);
-            if (lane.inFlight != null && lane.inFlight.ps == ps) {
+            if (lane.inFlight != null && lane.inFlight.touches(ps)) {
                 lane.inFlight = null;
             }
             if (--lane.members == 0) {
@@ -650,10 +735,44 @@ public final class BusConsumer implements AutoCloseable {
         BusEvent event;
         int attempts;
         boolean running;
+        /** A batch: its records in order (this pending stands for them all); null for a single record. */
+        List<Pending> members;
+        /** Handed over alone even in batch mode (its batch failed). */
+        boolean single;
 
         Pending(ConsumerRecord<String, byte[]> record, PartitionState ps) {
             this.record = record;
             this.ps = ps;
+        }
+
+        List<BusEvent> events() {
+            List<BusEvent> out = new ArrayList<>(members.size());
+            members.forEach(m -> out.add(m.event));
+            return out;
+        }
+
+        boolean touches(PartitionState state) {
+            if (members == null) {
+                return ps == state;
+            }
+            for (Pending m : members) {
+                if (m.ps == state) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        boolean revoked() {
+            if (members == null) {
+                return ps.revoked;
+            }
+            for (Pending m : members) {
+                if (m.ps.revoked) {
+                    return true;
+                }
+            }
+            return false;
         }
     }
 
@@ -689,6 +808,8 @@ public final class BusConsumer implements AutoCloseable {
         private String clientId;
         private List<String> topics = List.of();
         private Function<BusEvent, CompletionStage<Void>> handler;
+        private Function<List<BusEvent>, CompletionStage<Void>> batchHandler;
+        private int maxBatch = 1;
         private StartFrom startFrom;
         private int maxRetries = 3;
         private Duration retryBackoff = Duration.ofMillis(200);
@@ -723,6 +844,16 @@ public final class BusConsumer implements AutoCloseable {
 
         public Builder handler(Function<BusEvent, CompletionStage<Void>> handler) {
             this.handler = handler;
+            return this;
+        }
+
+        /**
+         * Batch mode: each lane hands over the records waiting in it, up to {@code maxBatch}, as one ordered list
+         * (see the class doc); replaces {@link #handler}.
+         */
+        public Builder batchHandler(Function<List<BusEvent>, CompletionStage<Void>> batchHandler, int maxBatch) {
+            this.batchHandler = batchHandler;
+            this.maxBatch = Math.max(1, maxBatch);
             return this;
         }
 
@@ -789,7 +920,9 @@ public final class BusConsumer implements AutoCloseable {
             if (topics.isEmpty()) {
                 throw new IllegalArgumentException("no topics to consume");
             }
-            Objects.requireNonNull(handler, "handler");
+            if (handler == null && batchHandler == null) {
+                throw new NullPointerException("handler");
+            }
             if (startFrom == null) {
                 startFrom = groupId != null ? StartFrom.EARLIEST : StartFrom.LATEST;
             }

@@ -349,4 +349,67 @@ class BusConsumerTest {
         events.forEach(e -> ids.add(e.eventId()));
         return ids;
     }
+
+    @Test
+    void batchModeHandsOverWhatWaitsInALaneInOrderAndCommitsIt() throws Exception {
+        String topic = SharedKafka.newTopic("batch", 2);
+        String group = "batch-" + System.nanoTime();
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            events.add(reply(i % 2 == 0 ? "cluster-even" : "cluster-odd", i));
+        }
+        publishAll(topic, events);
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
+                .commitInterval(Duration.ofMillis(50)).batchHandler(batch -> {
+                    sizes.add(batch.size());
+                    batch.forEach(e -> seen.computeIfAbsent(e.clusterId(), k -> new CopyOnWriteArrayList<>()).add(seq(e)));
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    async.schedule(() -> done.complete(null), 20, TimeUnit.MILLISECONDS);
+                    return done;
+                }, 64).start()) {
+            await(WAIT, () -> consumer.handledCount() == events.size(), () -> consumer.handledCount() + " handled");
+            await(WAIT, () -> committedOffset(group, topic, 0) + committedOffset(group, topic, 1) == events.size(),
+                    () -> "offsets committed");
+        }
+        assertTrue(sizes.stream().anyMatch(n -> n > 1), "records waiting together come together: " + sizes);
+        assertTrue(sizes.stream().allMatch(n -> n <= 64), "never more than the batch size: " + sizes);
+        for (String key : List.of("cluster-even", "cluster-odd")) {
+            List<Integer> order = seen.get(key);
+            List<Integer> sorted = new ArrayList<>(order);
+            Collections.sort(sorted);
+            assertEquals(sorted, order, key + " in order");
+            assertEquals(100, order.size(), key);
+        }
+    }
+
+    @Test
+    void aBatchThatKeepsFailingIsSplitAndOnlyTheBadRecordIsSkipped() throws Exception {
+        String topic = SharedKafka.newTopic("batch-split", 1);
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            events.add(reply("cluster-s", i));
+        }
+        publishAll(topic, events);
+        List<Integer> handledAlone = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("split-" + System.nanoTime())
+                .topics(List.of(topic)).maxRetries(1).retryBackoff(Duration.ofMillis(5)).batchHandler(batch -> {
+                    if (batch.stream().anyMatch(e -> seq(e) == 7)) {
+                        return CompletableFuture.failedFuture(new IllegalStateException("record 7 is poison"));
+                    }
+                    if (batch.size() == 1) {
+                        handledAlone.add(seq(batch.get(0)));
+                    }
+                    return CompletableFuture.completedFuture(null);
+                }, 50).start()) {
+            await(WAIT, () -> consumer.handledCount() + consumer.skippedCount() == events.size(),
+                    () -> consumer.handledCount() + " handled, " + consumer.skippedCount() + " skipped");
+            assertEquals(1, consumer.skippedCount(), "only the poison record is skipped");
+            assertEquals(19, consumer.handledCount());
+        }
+        assertTrue(handledAlone.containsAll(List.of(0, 6, 8)), "the failed batch's records were handled one by one: "
+                + handledAlone);
+    }
 }
+

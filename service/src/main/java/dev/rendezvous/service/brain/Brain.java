@@ -59,6 +59,10 @@ public final class Brain {
   /** Told about every committed unit of work (metrics, benchmarks). */
   public interface Listener {
     void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed);
+
+    /** The hosts whose rows the unit wrote, right after its commit. */
+    default void hostsWritten(WorkKey key, java.util.Collection<UUID> hosts) {
+    }
   }
 
   private final Pool pool;
@@ -212,6 +216,7 @@ public final class Brain {
           after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
           publish(w);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
+          listener.hostsWritten(key, w.writes().keySet());
           askForPreparation(after.cluster());
           yield Future.succeededFuture(Result.COMMITTED);
         }

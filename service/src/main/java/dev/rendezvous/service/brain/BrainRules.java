@@ -475,7 +475,10 @@ final class BrainRules {
    * (a reconnected agent, a failed publish). Never on every reply: an agent would loop on its steps.
    */
   void plan(Work w, Function<UUID, PushMark> marks) {
-    boolean everyone = w.sharedInputsChanged();
+    // Only hosts whose own state moved, forced ones and those due are planned: another host's arrival changes
+    // everyone's connectivity targets, which each host picks up at its next due plan (upstream's agents re-ask
+    // every minute too), instead of one push to every host per arrival.
+    NextStepPlanner.Memo memo = new NextStepPlanner.Memo();
     for (HostRecord r : List.copyOf(w.records())) {
       HostSnapshot h = r.snapshot();
       PushMark last = marks.apply(h.id());
@@ -483,10 +486,10 @@ final class BrainRules {
         continue;
       }
       boolean mayBeDue = last == null || !w.now.isBefore(last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
-      if (!everyone && !mayBeDue && !w.forced(h.id()) && !w.hostChanged(h.id())) {
-        continue; // its plan's inputs did not move and it is not due: no need to plan it
+      if (!mayBeDue && !w.forced(h.id()) && !w.hostChanged(h.id())) {
+        continue; // its own inputs did not move and it is not due: no need to plan it
       }
-      StepPlan p = planner.plan(h, w.cluster());
+      StepPlan p = planner.plan(h, w.cluster(), memo);
       String sig = Brain.signature(h, p.steps());
       int every = p.steps().nextInstructionSeconds();
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()

@@ -41,6 +41,7 @@ public record HostRecord(
 
   /** Same content (the row version aside). */
   public boolean sameContent(HostRecord o) {
-    return snapshot.equals(o.snapshot) && spec.equals(o.spec) && otherResults.equals(o.otherResults);
+    return (snapshot == o.snapshot || snapshot.equals(o.snapshot)) && spec.equals(o.spec)
+        && otherResults.equals(o.otherResults);
   }
 }

@@ -233,7 +233,8 @@ final class Work {
     List<HostRecord> out = new ArrayList<>();
     for (HostRecord r : hosts.values()) {
       HostRecord before = base.hosts().get(r.snapshot().id());
-      if (before == null || !before.sameContent(r)) {
+      // untouched records are the very objects loaded: no deep comparison for them
+      if (before != r && (before == null || !before.sameContent(r))) {
         out.add(r);
       }
     }
@@ -244,7 +245,7 @@ final class Work {
   boolean hostChanged(UUID id) {
     HostRecord before = base.hosts().get(id);
     HostRecord now = hosts.get(id);
-    return before == null || (now != null && !before.sameContent(now));
+    return before == null || (now != null && before != now && !before.sameContent(now));
   }
 
   /**
@@ -259,6 +260,9 @@ final class Work {
       HostRecord b = base.hosts().get(r.snapshot().id());
       if (b == null) {
         return true;
+      }
+      if (b == r) {
+        continue;
       }
       HostSnapshot x = b.snapshot();
       HostSnapshot y = r.snapshot();

@@ -43,12 +43,25 @@ public final class NextStepPlanner {
     this.ids = ids;
   }
 
+  /**
+   * What plans of one pass over a cluster share: each host's connectivity-check entry (its NICs and addresses),
+   * computed once however many hosts check it.
+   */
+  public static final class Memo {
+    private final java.util.IdentityHashMap<Inventory, ConnectivityReport.CheckHost> checkHosts =
+        new java.util.IdentityHashMap<>();
+  }
+
   /** {@code cluster} is null for unbound hosts. */
   public StepPlan plan(HostSnapshot host, ClusterContext cluster) {
+    return plan(host, cluster, new Memo());
+  }
+
+  public StepPlan plan(HostSnapshot host, ClusterContext cluster, Memo memo) {
     List<Step> steps = new ArrayList<>();
     List<DomainEvent> events = new ArrayList<>();
     for (StepType t : stepTypes(host, cluster)) {
-      build(t, host, cluster, events).ifPresent(args -> steps.add(new Step(t, ids.next(t), args)));
+      build(t, host, cluster, events, memo).ifPresent(args -> steps.add(new Step(t, ids.next(t), args)));
     }
     int seconds = BACKED_OFF.contains(host.status()) ? BACKED_OFF_SECONDS : DEFAULT_SECONDS;
     String action = Steps.CONTINUE;
@@ -106,10 +119,10 @@ public final class NextStepPlanner {
     };
   }
 
-  private Optional<List<String>> build(StepType t, HostSnapshot h, ClusterContext c, List<DomainEvent> events) {
+  private Optional<List<String>> build(StepType t, HostSnapshot h, ClusterContext c, List<DomainEvent> events, Memo memo) {
     return switch (t) {
       case INVENTORY -> Optional.of(List.of(h.id().toString()));
-      case CONNECTIVITY_CHECK -> connectivity(h, c);
+      case CONNECTIVITY_CHECK -> connectivity(h, c, memo);
       case TANG_CONNECTIVITY_CHECK -> tang(h, c);
       case FREE_NETWORK_ADDRESSES -> freeAddresses(h);
       case DHCP_LEASE_ALLOCATE -> dhcp(h, c);
@@ -139,6 +152,10 @@ public final class NextStepPlanner {
 
   /** All other hosts of the cluster that are neither discovering nor disconnected, with their NICs. */
   static Optional<List<String>> connectivity(HostSnapshot h, ClusterContext c) {
+    return connectivity(h, c, new Memo());
+  }
+
+  static Optional<List<String>> connectivity(HostSnapshot h, ClusterContext c, Memo memo) {
     if (c == null) {
       return Optional.empty();
     }
@@ -147,16 +164,20 @@ public final class NextStepPlanner {
       if (o.id().equals(h.id()) || o.inventory() == null || o.status() == DISCOVERING || o.status() == DISCONNECTED) {
         continue;
       }
-      List<ConnectivityReport.CheckNic> nics = new ArrayList<>();
-      for (Inventory.NetInterface i : o.inventory().interfaces()) {
-        List<String> ips = new ArrayList<>();
-        i.ipv4Addresses().forEach(a -> ips.add(address(a)));
-        i.ipv6Addresses().forEach(a -> ips.add(address(a)));
-        nics.add(new ConnectivityReport.CheckNic(i.name(), i.macAddress(), ips));
-      }
-      others.add(new ConnectivityReport.CheckHost(o.id(), nics));
+      others.add(memo.checkHosts.computeIfAbsent(o.inventory(), inv -> checkHost(o, inv)));
     }
     return others.isEmpty() ? Optional.empty() : Optional.of(List.of(json(others)));
+  }
+
+  private static ConnectivityReport.CheckHost checkHost(HostSnapshot o, Inventory inv) {
+    List<ConnectivityReport.CheckNic> nics = new ArrayList<>();
+    for (Inventory.NetInterface i : inv.interfaces()) {
+      List<String> ips = new ArrayList<>();
+      i.ipv4Addresses().forEach(a -> ips.add(address(a)));
+      i.ipv6Addresses().forEach(a -> ips.add(address(a)));
+      nics.add(new ConnectivityReport.CheckNic(i.name(), i.macAddress(), ips));
+    }
+    return new ConnectivityReport.CheckHost(o.id(), nics);
   }
 
   private static Optional<List<String>> tang(HostSnapshot h, ClusterContext c) {

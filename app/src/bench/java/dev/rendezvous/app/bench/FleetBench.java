@@ -1,0 +1,243 @@
+package dev.rendezvous.app.bench;
+
+import dev.rendezvous.app.AppConfig;
+import dev.rendezvous.app.Rendezvous;
+import dev.rendezvous.service.brain.Brain;
+import dev.rendezvous.service.brain.WorkKey;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.io.InputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The fleet as a user drives it: the whole system ({@code ./rendezvous run}'s code, embedded PostgreSQL and Kafka)
+ * in this JVM, clients on upstream's agent API over HTTP. Hosts register, then each posts a realistic inventory
+ * reply (a captured ~6 KB inventory with its own name and address); the bench measures what the agent is told (the
+ * 204) and what the user gets: the time from each host's 204 to the brain's commit of that host's new state, and
+ * the rate at which replies become state. Baseline in the same run: the same clients on {@code GET /health}.
+ *
+ * <p>{@code mvn -q -B -pl app -am -Pbench test-compile exec:java -Dexec.args="clusters=10 hosts=100 clients=16"}
+ */
+public final class FleetBench {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+
+  public static void main(String[] argv) throws Exception {
+    Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16"));
+    for (String s : argv) {
+      for (String kv : s.split("\\s+")) {
+        if (kv.contains("=")) {
+          a.put(kv.substring(0, kv.indexOf('=')).replaceFirst("^--", ""), kv.substring(kv.indexOf('=') + 1));
+        }
+      }
+    }
+    int clusters = Integer.parseInt(a.get("clusters"));
+    int perCluster = Integer.parseInt(a.get("hosts"));
+    int clients = Integer.parseInt(a.get("clients"));
+    Path dir = Files.createTempDirectory("rdv-fleet-bench");
+    int port = freePort();
+    List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + freePort(),
+        "--auth=none"));
+    a.forEach((k, v) -> {
+      if (!List.of("clusters", "hosts", "clients").contains(k)) {
+        flags.add("--" + k + "=" + v);
+      }
+    });
+    System.out.printf("fleet bench: %d clusters x %d hosts, %d HTTP clients, %d cores, flags %s%n", clusters, perCluster,
+        clients, Runtime.getRuntime().availableProcessors(), flags.subList(4, flags.size()));
+    try (Rendezvous system = Rendezvous.start(AppConfig.from(flags, Map.of()))) {
+      String base = "http://127.0.0.1:" + port + "/api/assisted-install/v2";
+      List<Host> hosts = new ArrayList<>();
+      for (int c = 0; c < clusters; c++) {
+        JsonObject cluster = json(send(post(base + "/clusters", null, new JsonObject().put("name", "bench" + c)
+            .put("openshift_version", "4.18").put("base_dns_domain", "example.com")
+            .put("pull_secret", "{\"auths\":{\"quay.io\":{\"auth\":\"dXNlcjpwYXNz\"}}}").encode())), 201);
+        String cid = cluster.getString("id");
+        json(send(patch(base + "/clusters/" + cid, new JsonObject()
+            .put("machine_networks", new JsonArray().add(new JsonObject().put("cidr", "10." + c + ".0.0/16")))
+            .put("api_vips", new JsonArray().add(new JsonObject().put("ip", "10." + c + ".255.250")))
+            .put("ingress_vips", new JsonArray().add(new JsonObject().put("ip", "10." + c + ".255.251"))).encode())), 201);
+        String ie = json(send(post(base + "/infra-envs", null, new JsonObject().put("name", "bench-ie" + c)
+            .put("cluster_id", cid).put("pull_secret", "{\"auths\":{\"quay.io\":{\"auth\":\"dXNlcjpwYXNz\"}}}").encode())), 201)
+            .getString("id");
+        String token = system.agentToken(ie, cid);
+        for (int i = 0; i < perCluster; i++) {
+          hosts.add(new Host(cid, ie, UUID.randomUUID().toString(), c, i, token));
+        }
+      }
+      Brain brain = system.brain();
+      Written written = new Written();
+      brain.listener(written);
+      double health = phase("baseline: GET /health", hosts, clients, h -> HttpRequest.newBuilder(URI.create(
+          "http://127.0.0.1:" + port + "/health")).GET().build(), null).accepted;
+      Result reg = phase("registrations (POST .../hosts)", hosts, clients, h -> post(base + "/infra-envs/" + h.infraEnv + "/hosts",
+          h.token, new JsonObject().put("host_id", h.id).put("discovery_agent_version", "fleet-bench").encode()), written);
+      String template = template();
+      Result inv = phase("inventory replies (POST .../instructions)", hosts, clients, h -> post(base + "/infra-envs/"
+          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, new JsonObject().put("step_id", "inventory-" + h.n)
+          .put("step_type", "inventory").put("exit_code", 0).put("output", inventory(template, h)).put("error", "").encode()),
+          written);
+      System.out.printf("%nsummary (%d hosts in clusters of %d):%n", hosts.size(), perCluster);
+      System.out.printf("  registrations: %,.0f/s answered, %,.0f/s became rows; p50 %s p99 %s to the row%n", reg.accepted,
+          reg.processed, ms(reg.p50), ms(reg.p99));
+      System.out.printf("  inventories:   %,.0f/s answered 204, %,.0f/s became state; p50 %s p99 %s from 204 to state%n",
+          inv.accepted, inv.processed, ms(inv.p50), ms(inv.p99));
+      System.out.printf("  ratios: processed/answered %.2f; answered/health %.2f; processed/health %.2f%n",
+          inv.processed / inv.accepted, inv.accepted / health, inv.processed / health);
+    }
+  }
+
+  record Host(String cluster, String infraEnv, String id, int c, int n, String token) {}
+
+  record Result(double accepted, double processed, long p50, long p99) {}
+
+  /** When each host's row was last written by the brain (nanoTime). */
+  static final class Written implements Brain.Listener {
+    final Map<String, Long> sentAt = new ConcurrentHashMap<>();
+    final ConcurrentLinkedQueue<long[]> done = new ConcurrentLinkedQueue<>();
+
+    @Override
+    public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+    }
+
+    @Override
+    public void hostsWritten(WorkKey key, Collection<UUID> hosts) {
+      long now = System.nanoTime();
+      for (UUID h : hosts) {
+        Long t0 = sentAt.remove(h.toString());
+        if (t0 != null) {
+          done.add(new long[] {t0, now});
+        }
+      }
+    }
+  }
+
+  interface Request {
+    HttpRequest of(Host h);
+  }
+
+  static Result phase(String name, List<Host> hosts, int clients, Request request, Written written) throws Exception {
+    ConcurrentLinkedQueue<Host> todo = new ConcurrentLinkedQueue<>(hosts);
+    AtomicLong failed = new AtomicLong();
+    if (written != null) {
+      written.done.clear();
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    long t0 = System.nanoTime();
+    for (int i = 0; i < clients; i++) {
+      pool.submit(() -> {
+        Host h;
+        while ((h = todo.poll()) != null) {
+          try {
+            HttpResponse<String> r = HTTP.send(request.of(h), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() / 100 != 2) {
+              failed.incrementAndGet();
+              System.err.println(name + ": " + r.statusCode() + " " + r.body());
+            } else if (written != null) {
+              written.sentAt.put(h.id, System.nanoTime());
+            }
+          } catch (Exception e) {
+            failed.incrementAndGet();
+          }
+        }
+        return null;
+      });
+    }
+    pool.shutdown();
+    pool.awaitTermination(30, TimeUnit.MINUTES);
+    long answered = System.nanoTime();
+    double accepted = hosts.size() / ((answered - t0) / 1e9);
+    if (written == null) {
+      System.out.printf("%n%s: %,d requests in %.2f s = %,.0f/s (%d failed)%n", name, hosts.size(), (answered - t0) / 1e9,
+          accepted, failed.get());
+      return new Result(accepted, 0, 0, 0);
+    }
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
+    while (written.done.size() < hosts.size() - failed.get() && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    long[] lat = written.done.stream().mapToLong(x -> x[1] - x[0]).sorted().toArray();
+    long last = written.done.stream().mapToLong(x -> x[1]).max().orElse(answered);
+    double processed = written.done.size() / ((last - t0) / 1e9);
+    long p50 = lat.length == 0 ? 0 : lat[lat.length / 2];
+    long p99 = lat.length == 0 ? 0 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))];
+    System.out.printf("%n%s: %,d answered in %.2f s = %,.0f/s (%d failed); %,d became state by %.2f s = %,.0f/s;"
+        + " from answer to state p50 %s p99 %s max %s%n", name, hosts.size(), (answered - t0) / 1e9, accepted, failed.get(),
+        written.done.size(), (last - t0) / 1e9, processed, ms(p50), ms(p99), ms(lat.length == 0 ? 0 : lat[lat.length - 1]));
+    return new Result(accepted, processed, p50, p99);
+  }
+
+  static String template() throws Exception {
+    try (InputStream in = FleetBench.class.getResourceAsStream("/agent/inventory-master-0.json")) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The captured inventory with the host's own name, MAC and address (10.c.x.y/16). */
+  static String inventory(String template, Host h) {
+    JsonObject inv = new JsonObject(template);
+    inv.put("hostname", "c" + h.c + "-h" + h.n);
+    JsonArray nics = inv.getJsonArray("interfaces");
+    String ip = "10." + h.c + "." + (h.n / 250) + "." + (h.n % 250 + 2);
+    nics.getJsonObject(0).put("ipv4_addresses", new JsonArray().add(ip + "/16")).put("ipv6_addresses", new JsonArray())
+        .put("mac_address", String.format("02:%02x:%02x:%02x:%02x:%02x", h.c & 0xff, (h.n >> 8) & 0xff, h.n & 0xff, 1, 2));
+    if (nics.size() > 1) {
+      nics.remove(1);
+    }
+    return inv.encode();
+  }
+
+  static HttpRequest post(String url, String token, String body) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
+        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+    if (token != null) {
+      b.header("X-Secret-Key", token);
+    }
+    return b.build();
+  }
+
+  static HttpRequest patch(String url, String body) {
+    return HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60)).header("Content-Type", "application/json")
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build();
+  }
+
+  static HttpResponse<String> send(HttpRequest r) throws Exception {
+    return HTTP.send(r, HttpResponse.BodyHandlers.ofString());
+  }
+
+  static JsonObject json(HttpResponse<String> r, int expected) {
+    if (r.statusCode() != expected) {
+      throw new IllegalStateException(r.uri() + " answered " + r.statusCode() + ": " + r.body());
+    }
+    return new JsonObject(r.body());
+  }
+
+  static String ms(long nanos) {
+    return String.format("%,.0f ms", nanos / 1e6);
+  }
+
+  static int freePort() throws Exception {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+}
