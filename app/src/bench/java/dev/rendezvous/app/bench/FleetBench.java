@@ -110,10 +110,20 @@ public final class FleetBench {
 
   record Result(double accepted, double processed, long p50, long p99) {}
 
-  /** When each host's row was last written by the brain (nanoTime). */
+  /**
+   * When the brain first wrote each expected host's row in a phase (nanoTime). The write may come before the client
+   * has read its answer: latencies are from the answer, and an earlier write counts as zero.
+   */
   static final class Written implements Brain.Listener {
-    final Map<String, Long> sentAt = new ConcurrentHashMap<>();
-    final ConcurrentLinkedQueue<long[]> done = new ConcurrentLinkedQueue<>();
+    final Map<String, Long> expected = new ConcurrentHashMap<>();
+    final Map<String, Long> answeredAt = new ConcurrentHashMap<>();
+    final Map<String, Long> writtenAt = new ConcurrentHashMap<>();
+
+    void expect(List<Host> hosts) {
+      answeredAt.clear();
+      writtenAt.clear();
+      hosts.forEach(h -> expected.put(h.id, 0L));
+    }
 
     @Override
     public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
@@ -123,9 +133,8 @@ public final class FleetBench {
     public void hostsWritten(WorkKey key, Collection<UUID> hosts) {
       long now = System.nanoTime();
       for (UUID h : hosts) {
-        Long t0 = sentAt.remove(h.toString());
-        if (t0 != null) {
-          done.add(new long[] {t0, now});
+        if (expected.remove(h.toString()) != null) {
+          writtenAt.put(h.toString(), now);
         }
       }
     }
@@ -139,7 +148,7 @@ public final class FleetBench {
     ConcurrentLinkedQueue<Host> todo = new ConcurrentLinkedQueue<>(hosts);
     AtomicLong failed = new AtomicLong();
     if (written != null) {
-      written.done.clear();
+      written.expect(hosts);
     }
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     long t0 = System.nanoTime();
@@ -153,7 +162,7 @@ public final class FleetBench {
               failed.incrementAndGet();
               System.err.println(name + ": " + r.statusCode() + " " + r.body());
             } else if (written != null) {
-              written.sentAt.put(h.id, System.nanoTime());
+              written.answeredAt.put(h.id, System.nanoTime());
             }
           } catch (Exception e) {
             failed.incrementAndGet();
@@ -172,17 +181,25 @@ public final class FleetBench {
       return new Result(accepted, 0, 0, 0);
     }
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(15);
-    while (written.done.size() < hosts.size() - failed.get() && System.nanoTime() < deadline) {
+    long slow = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    boolean told = false;
+    while (written.writtenAt.size() < hosts.size() - failed.get() && System.nanoTime() < deadline) {
       Thread.sleep(20);
+      if (!told && System.nanoTime() > slow) {
+        told = true;
+        System.out.printf("  after 10 s, %d of %d still not state; e.g. %s%n", hosts.size() - written.writtenAt.size(),
+            hosts.size(), written.expected.keySet().stream().limit(3).toList());
+      }
     }
-    long[] lat = written.done.stream().mapToLong(x -> x[1] - x[0]).sorted().toArray();
-    long last = written.done.stream().mapToLong(x -> x[1]).max().orElse(answered);
-    double processed = written.done.size() / ((last - t0) / 1e9);
+    long[] lat = written.writtenAt.entrySet().stream().filter(e -> written.answeredAt.containsKey(e.getKey()))
+        .mapToLong(e -> Math.max(0, e.getValue() - written.answeredAt.get(e.getKey()))).sorted().toArray();
+    long last = written.writtenAt.values().stream().mapToLong(x -> x).max().orElse(answered);
+    double processed = written.writtenAt.size() / ((last - t0) / 1e9);
     long p50 = lat.length == 0 ? 0 : lat[lat.length / 2];
     long p99 = lat.length == 0 ? 0 : lat[Math.min(lat.length - 1, (int) (lat.length * 0.99))];
     System.out.printf("%n%s: %,d answered in %.2f s = %,.0f/s (%d failed); %,d became state by %.2f s = %,.0f/s;"
         + " from answer to state p50 %s p99 %s max %s%n", name, hosts.size(), (answered - t0) / 1e9, accepted, failed.get(),
-        written.done.size(), (last - t0) / 1e9, processed, ms(p50), ms(p99), ms(lat.length == 0 ? 0 : lat[lat.length - 1]));
+        written.writtenAt.size(), (last - t0) / 1e9, processed, ms(p50), ms(p99), ms(lat.length == 0 ? 0 : lat[lat.length - 1]));
     return new Result(accepted, processed, p50, p99);
   }
 

@@ -6,7 +6,11 @@ import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.AgentPresence;
 import dev.rendezvous.bus.event.ClusterActionRequested;
 import dev.rendezvous.bus.event.ClusterPreparationFinished;
+import dev.rendezvous.bus.event.FinalizingStageReported;
+import dev.rendezvous.bus.event.InstallationCompletionReported;
+import dev.rendezvous.bus.event.KubeconfigStored;
 import dev.rendezvous.bus.event.LogsReported;
+import dev.rendezvous.bus.event.OperatorStatusReported;
 import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
@@ -26,14 +30,11 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,8 +66,13 @@ public final class Brain {
     }
   }
 
+  /** After a unit refreshed only some hosts of a key, the rest are refreshed this much later (once per burst). */
+  static final long FULL_REFRESH_DELAY_MS = 1000;
+
+  private final Vertx vertx;
   private final Pool pool;
   private final BusProducer producer;
+  private final java.util.Set<WorkKey> fullRefreshDue = ConcurrentHashMap.newKeySet();
   private final Clock clock;
   private final BrainStore store;
   private final Lanes lanes;
@@ -94,6 +100,7 @@ public final class Brain {
   }
 
   public Brain(Vertx vertx, Pool pool, BusProducer producer, DomainConfig config, Clock clock, int lanes) {
+    this.vertx = vertx;
     this.pool = pool;
     this.producer = producer;
     this.clock = clock;
@@ -179,13 +186,43 @@ public final class Brain {
   /** The outcome of a unit of work for its caller. */
   public enum Result { COMMITTED, NOTHING_TO_DO, REPLAYED, GONE }
 
+  /** One bus event's part of a unit of work: its id (claimed with the unit) and what it does to the work. */
+  record Apply(String eventId, Consumer<Work> body) {}
+
   /**
    * Runs {@code body} on the key's current state in its lane and commits what it changed, claiming
    * {@code eventId} (null: nothing to claim) in the same transaction. The body may run more than once
    * (after a version conflict); it must only act on the {@link Work} it is given.
    */
   public Future<Result> run(WorkKey key, String eventId, Consumer<Work> body) {
-    return lanes.submit(key, () -> attempt(key, eventId, body, 1));
+    return lanes.submit(key, () -> attempt(key, eventId == null ? List.of() : List.of(eventId), body, 1));
+  }
+
+  /**
+   * Several bus events of one key in one unit of work and one transaction, in order; their hosts and the cluster
+   * are refreshed once, after all of them. Events applied before (a replay) are left out and the rest run again.
+   */
+  Future<Result> runEvents(WorkKey key, List<Apply> applies) {
+    return lanes.submit(key, () -> attemptEvents(key, applies));
+  }
+
+  private Future<Result> attemptEvents(WorkKey key, List<Apply> applies) {
+    List<String> ids = applies.stream().map(Apply::eventId).toList();
+    return attempt(key, ids, w -> applies.forEach(a -> a.body().accept(w)), 1).compose(r -> {
+      if (r != Result.REPLAYED || applies.size() == 1) {
+        return Future.succeededFuture(r);
+      }
+      return store.processed(ids).compose(done -> {
+        List<Apply> rest = applies.stream().filter(a -> !done.contains(a.eventId())).toList();
+        if (rest.isEmpty()) {
+          return Future.succeededFuture(Result.REPLAYED);
+        }
+        if (rest.size() == applies.size()) {
+          return Future.failedFuture(new IllegalStateException("a claim failed for none of the batch's events"));
+        }
+        return attemptEvents(key, rest);
+      });
+    });
   }
 
   /** Like {@link #run} but in the lane only: for work that needs no unit (e.g. a check-in touch). */
@@ -193,15 +230,19 @@ public final class Brain {
     return lanes.submit(key, task);
   }
 
-  private Future<Result> attempt(WorkKey key, String eventId, Consumer<Work> body, int n) {
+  private Future<Result> attempt(WorkKey key, List<String> eventIds, Consumer<Work> body, int n) {
     return loaded(key).compose(base -> {
       if (base.cluster() == null && key.isCluster()) {
         return Future.succeededFuture(Result.GONE); // cluster deleted: its events have nothing to act on
       }
       Work w = new Work(base, now());
       body.accept(w);
+      List<UUID> scope = w.refreshScope();
+      if (!scope.isEmpty()) {
+        rules.settle(w, scope);
+      }
       rules.plan(w, pushed::get);
-      if (!w.changed() && eventId == null) {
+      if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
@@ -209,15 +250,19 @@ public final class Brain {
         LOG.atWarn().addKeyValue("key", key).log("no tenant for work; nothing written");
         return Future.succeededFuture(Result.GONE);
       }
-      return store.commit(w, eventId).compose(outcome -> switch (outcome) {
+      return store.commit(w, eventIds).compose(outcome -> switch (outcome) {
         case COMMITTED -> {
           Loaded after = w.committed();
           cache.put(key, after);
           after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
           publish(w);
+          String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
           listener.hostsWritten(key, w.writes().keySet());
           askForPreparation(after.cluster());
+          if (w.othersMayBeStale()) {
+            scheduleFullRefresh(key);
+          }
           yield Future.succeededFuture(Result.COMMITTED);
         }
         case REPLAY -> Future.succeededFuture(Result.REPLAYED);
@@ -227,7 +272,7 @@ public final class Brain {
             yield Future.failedFuture(new IllegalStateException(key + " kept changing under " + n + " attempts"));
           }
           LOG.atDebug().addKeyValue("key", key).addKeyValue("attempt", n).log("stale state, reloading");
-          yield attempt(key, eventId, body, n + 1);
+          yield attempt(key, eventIds, body, n + 1);
         }
       });
     }).onFailure(e -> {
@@ -235,6 +280,20 @@ public final class Brain {
         cache.remove(key);
       }
     });
+  }
+
+  /** One full refresh of the key a little later, however many units asked for it meanwhile. */
+  private void scheduleFullRefresh(WorkKey key) {
+    if (fullRefreshDue.add(key)) {
+      Loaded l = cache.get(key);
+      // a big cluster's full pass costs more: it runs less often (1 ms per host, at least the base delay)
+      long delay = Math.max(FULL_REFRESH_DELAY_MS, l == null ? 0 : l.hostCount());
+      vertx.setTimer(delay, t -> {
+        fullRefreshDue.remove(key);
+        run(key, null, w -> rules.settle(w, w.hostIds())).onFailure(e -> LOG.atDebug().setCause(e)
+            .addKeyValue("key", key).log("full refresh failed; the monitor's passes cover it"));
+      });
+    }
   }
 
   private Future<Loaded> loaded(WorkKey key) {
@@ -277,40 +336,129 @@ public final class Brain {
 
   // ------------------------------------------------------------------------------------------- handlers
 
-  /** A host registered at a gateway: its row is created (or reset) through the domain, once per event id. */
-  public Future<Result> hostRegistered(BusEvent e, HostRegistered reg) {
-    UUID hostId = uuid(reg.hostId());
-    UUID infraEnvId = uuid(reg.infraEnvId());
-    if (hostId == null || infraEnvId == null) {
-      LOG.atWarn().addKeyValue("event_id", e.eventId()).log("registration with malformed ids skipped");
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    Instant at = micros(e.occurredAt());
-    return store.infraEnv(infraEnvId).compose(ie -> {
-      if (ie.isEmpty()) {
-        LOG.atWarn().addKeyValue("infra_env_id", infraEnvId).addKeyValue("host_id", hostId)
-            .log("registration for an unknown infra-env skipped");
-        return Future.succeededFuture(Result.NOTHING_TO_DO);
+  /** One bus event (registrations, replies, progress, actions, reports; presence too), as a batch of one. */
+  public Future<Void> handle(BusEvent e) {
+    return handleBatch(List.of(e));
+  }
+
+  /**
+   * Events from the bus, in order: each key's events (but presence) in one unit of work and one transaction, keys in
+   * parallel in their lanes; presence as {@link #presence}. Completes when every unit committed (or had nothing to
+   * do); fails when one failed, and the bus hands the batch over again (units that committed claimed their events).
+   */
+  public Future<Void> handleBatch(List<BusEvent> events) {
+    Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs = new java.util.HashMap<>();
+    List<Future<Optional<Target>>> targets = new ArrayList<>(events.size());
+    List<Future<?>> done = new ArrayList<>();
+    for (BusEvent e : events) {
+      if (e.payload() instanceof AgentPresence p) {
+        done.add(presence(e, p));
+        targets.add(Future.succeededFuture(Optional.empty()));
+      } else {
+        targets.add(target(e, infraEnvs));
       }
-      BrainStore.InfraEnvInfo info = ie.get();
-      WorkKey key = info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId);
-      return run(key, e.eventId(), w -> {
-        w.tenant(info.tenant());
-        w.staticNetworking(infraEnvId, info.staticNetworking());
-        rules.register(w, hostId, infraEnvId, info.clusterId(), reg.discoveryAgentVersion(), at);
-      });
+    }
+    return Future.all(targets).compose(v -> {
+      Map<WorkKey, List<Apply>> units = new java.util.LinkedHashMap<>();
+      for (Future<Optional<Target>> t : targets) {
+        t.result().ifPresent(x -> units.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x.apply()));
+      }
+      units.forEach((key, applies) -> done.add(runEvents(key, applies)));
+      return Future.all(done).mapEmpty();
     });
   }
 
-  /** An agent's step reply. */
-  public Future<Result> stepReply(BusEvent e, StepReplyReceived reply) {
-    UUID hostId = uuid(e.hostId());
-    if (hostId == null) {
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
+  /** Where an event's work runs and what it does there; empty for an event with nothing to act on. */
+  private record Target(WorkKey key, Apply apply) {}
+
+  private Future<Optional<Target>> target(BusEvent e, Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs) {
+    if (e.payload() instanceof HostRegistered reg) {
+      UUID hostId = uuid(reg.hostId());
+      UUID infraEnvId = uuid(reg.infraEnvId());
+      if (hostId == null || infraEnvId == null) {
+        LOG.atWarn().addKeyValue("event_id", e.eventId()).log("registration with malformed ids skipped");
+        return Future.succeededFuture(Optional.empty());
+      }
+      Instant at = micros(e.occurredAt());
+      return infraEnvs.computeIfAbsent(infraEnvId, store::infraEnv).map(ie -> {
+        if (ie.isEmpty()) {
+          LOG.atWarn().addKeyValue("infra_env_id", infraEnvId).addKeyValue("host_id", hostId)
+              .log("registration for an unknown infra-env skipped");
+          return Optional.empty();
+        }
+        BrainStore.InfraEnvInfo info = ie.get();
+        WorkKey key = info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId);
+        return Optional.of(new Target(key, new Apply(e.eventId(), w -> {
+          w.tenant(info.tenant());
+          w.staticNetworking(infraEnvId, info.staticNetworking());
+          rules.register(w, hostId, infraEnvId, info.clusterId(), reg.discoveryAgentVersion(), at);
+        })));
+      });
     }
+    Consumer<Work> body = body(e);
+    if (body == null) {
+      return Future.succeededFuture(Optional.empty());
+    }
+    return keyFor(e).map(k -> k.map(key -> new Target(key, new Apply(e.eventId(), body))));
+  }
+
+  /** What an event (but a registration or presence) does to its key's work; null when nothing. */
+  private Consumer<Work> body(BusEvent e) {
+    UUID host = uuid(e.hostId());
     Instant at = micros(e.occurredAt());
-    return keyFor(e).compose(k -> k.isEmpty() ? Future.succeededFuture(Result.GONE) : run(k.get(), e.eventId(),
-        w -> rules.stepReply(w, hostId, reply.stepType(), reply.exitCode(), reply.output(), reply.error(), at)));
+    if (e.payload() instanceof StepReplyReceived r) {
+      return host == null ? null : w -> rules.stepReply(w, host, r.stepType(), r.exitCode(), r.output(), r.error(), at);
+    }
+    if (e.payload() instanceof HostProgressReported p) {
+      return host == null ? null : w -> rules.progress(w, host, p.currentStage(), p.progressInfo()).ifPresent(why ->
+          LOG.atWarn().addKeyValue("host_id", host).addKeyValue("stage", p.currentStage()).log("progress refused: " + why));
+    }
+    if (e.payload() instanceof LogsReported l && "host".equals(l.logsType()) && host != null) {
+      return w -> rules.hostLogs(w, host, l.logsState()).ifPresent(why -> LOG.atWarn().addKeyValue("host_id", host)
+          .log("host logs report refused: " + why));
+    }
+    if (uuid(e.clusterId()) == null) {
+      return null; // every other event is about a cluster
+    }
+    if (e.payload() instanceof ClusterActionRequested a) {
+      return w -> rules.clusterAction(w, a.action());
+    }
+    if (e.payload() instanceof ClusterPreparationFinished p) {
+      Instant started;
+      try {
+        started = Instant.parse(p.installStartedAt());
+      } catch (RuntimeException bad) {
+        LOG.atWarn().addKeyValue("event_id", e.eventId()).log("preparation result with a malformed install_started_at skipped");
+        return null;
+      }
+      return w -> rules.preparationFinished(w, started, p.succeeded(), p.reason(), p.generator());
+    }
+    java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> report = clusterReport(e);
+    if (report == null) {
+      return null;
+    }
+    return w -> rules.clusterReport(w, c -> report.apply(c, w.now)).ifPresent(why -> LOG.atWarn()
+        .addKeyValue("cluster_id", e.clusterId()).addKeyValue("type", e.type()).log("cluster report refused: " + why));
+  }
+
+  /** The controller's reports about its cluster, as domain transitions (null: not such a report). */
+  static java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> clusterReport(BusEvent e) {
+    if (e.payload() instanceof FinalizingStageReported p) {
+      return (c, now) -> InstallReports.finalizingStage(c, p.finalizingStage(), now);
+    }
+    if (e.payload() instanceof OperatorStatusReported p) {
+      return (c, now) -> InstallReports.operatorStatus(c, p.name(), p.status(), p.statusInfo(), p.version(), now);
+    }
+    if (e.payload() instanceof KubeconfigStored) {
+      return (c, now) -> InstallReports.kubeconfigStored(c);
+    }
+    if (e.payload() instanceof InstallationCompletionReported p) {
+      return (c, now) -> InstallReports.completionReported(c, p.isSuccess(), p.errorInfo(), p.operatorsReport());
+    }
+    if (e.payload() instanceof LogsReported l) {
+      return (c, now) -> InstallReports.controllerLogs(c, l.logsState(), now);
+    }
+    return null;
   }
 
   /**
@@ -348,67 +496,6 @@ public final class Brain {
             : Future.succeededFuture(Result.NOTHING_TO_DO);
       });
     });
-  }
-
-  /** Installer progress (stage Failed moves the host to error). A refused report is logged, nothing changes. */
-  public Future<Result> progress(BusEvent e, HostProgressReported p) {
-    UUID hostId = uuid(e.hostId());
-    if (hostId == null) {
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    return keyFor(e).compose(k -> k.isEmpty() ? Future.succeededFuture(Result.GONE) : run(k.get(), e.eventId(),
-        w -> rules.progress(w, hostId, p.currentStage(), p.progressInfo()).ifPresent(why -> LOG.atWarn()
-            .addKeyValue("host_id", hostId).addKeyValue("stage", p.currentStage()).log("progress refused: " + why))));
-  }
-
-  /** install, cancel or reset, accepted by the REST API (202) and applied here. */
-  public Future<Result> clusterAction(BusEvent e, ClusterActionRequested a) {
-    UUID cluster = uuid(e.clusterId());
-    if (cluster == null) {
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.clusterAction(w, a.action()));
-  }
-
-  /** The generated files are stored (or could not be made) for the preparation that started at the given time. */
-  public Future<Result> preparationFinished(BusEvent e, ClusterPreparationFinished p) {
-    UUID cluster = uuid(e.clusterId());
-    Instant started;
-    try {
-      started = Instant.parse(p.installStartedAt());
-    } catch (RuntimeException bad) {
-      LOG.atWarn().addKeyValue("event_id", e.eventId()).log("preparation result with a malformed install_started_at skipped");
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    if (cluster == null) {
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.preparationFinished(w, started, p.succeeded(), p.reason(), p.generator()));
-  }
-
-  /**
-   * A controller's report about its cluster, as a domain transition; the REST API checked it against the state it
-   * read, so a refusal here means the cluster moved on meanwhile (logged, nothing changes).
-   */
-  public Future<Result> clusterReport(BusEvent e, java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> report) {
-    UUID cluster = uuid(e.clusterId());
-    if (cluster == null) {
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    return run(WorkKey.cluster(cluster), e.eventId(), w -> rules.clusterReport(w, c -> report.apply(c, w.now))
-        .ifPresent(why -> LOG.atWarn().addKeyValue("cluster_id", cluster).addKeyValue("type", e.type())
-            .log("cluster report refused: " + why)));
-  }
-
-  /** Logs progress or an uploaded bundle, of a host (the envelope names it) or of the controller. */
-  public Future<Result> logs(BusEvent e, LogsReported l) {
-    UUID host = uuid(e.hostId());
-    if ("host".equals(l.logsType()) && host != null) {
-      return keyFor(e).compose(k -> k.isEmpty() ? Future.succeededFuture(Result.GONE) : run(k.get(), e.eventId(),
-          w -> rules.hostLogs(w, host, l.logsState()).ifPresent(why -> LOG.atWarn().addKeyValue("host_id", host)
-              .log("host logs report refused: " + why))));
-    }
-    return clusterReport(e, (c, now) -> InstallReports.controllerLogs(c, l.logsState(), now));
   }
 
   /**
@@ -550,23 +637,30 @@ public final class Brain {
     }
   }
 
-  /** A stable digest of a plan without its step ids: equal plans need no new push. */
+  /**
+   * A digest of a plan without its step ids: equal plans need no new push. Two CRCs (over the plan and over it
+   * reversed) make a 64-bit value that is cheap on the large connectivity targets of big clusters; a collision only
+   * delays a push until the plan is due again.
+   */
   static String signature(HostSnapshot h, Steps s) {
-    StringBuilder b = new StringBuilder(256);
-    b.append(h.status() == null ? "" : h.status().wire()).append('|').append(s.nextInstructionSeconds()).append('|')
-        .append(s.postStepAction());
+    java.util.zip.CRC32C forward = new java.util.zip.CRC32C();
+    java.util.zip.CRC32C seeded = new java.util.zip.CRC32C();
+    seeded.update(0x5a);
+    java.util.function.Consumer<String> add = text -> {
+      byte[] b = text.getBytes(StandardCharsets.UTF_8);
+      forward.update(b);
+      forward.update(1);
+      seeded.update(b.length >>> 8);
+      seeded.update(b.length);
+      seeded.update(b);
+    };
+    add.accept(h.status() == null ? "" : h.status().wire());
+    add.accept(s.nextInstructionSeconds() + "|" + s.postStepAction());
     for (Step st : s.instructions()) {
-      b.append('|').append(st.stepType().wire());
-      for (String a : st.args()) {
-        b.append('\u0001').append(a);
-      }
+      add.accept(st.stepType().wire());
+      st.args().forEach(add);
     }
-    try {
-      byte[] d = MessageDigest.getInstance("SHA-256").digest(b.toString().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(d, 0, 12);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
   }
 
   static UUID uuid(String s) {

@@ -88,12 +88,12 @@ final class BrainRules {
     w.apply(hostId, t);
     contact(w, hostId, at);
     w.connectivityInputsChanged = true;
-    settle(w, w.hostIds());
+    w.refresh(hostId);
   }
 
   // ---------------------------------------------------------------------------------------- step replies
 
-  /** A step reply: route by step type and exit code (§6 reply routing), then settle. */
+  /** A step reply: route by step type and exit code (§6 reply routing); the host is refreshed with the unit. */
   void stepReply(Work w, UUID hostId, String stepType, int exitCode, String output, String error, Instant at) {
     HostSnapshot h = w.host(hostId);
     if (h == null) {
@@ -103,13 +103,12 @@ final class BrainRules {
     if (exitCode == 256) {
       contact(w, hostId, at);
       w.apply(hostId, hostMachine.apply(w.host(hostId), w.cluster(), new HostEvent.MediaDisconnected(), w.now));
-      settle(w, List.of(hostId));
+      w.refresh(hostId);
       return;
     }
     HostSnapshot before = w.host(hostId);
-    boolean allHosts;
     try {
-      allHosts = store(w, before, type.orElse(null), exitCode, output, error);
+      store(w, before, type.orElse(null), exitCode, output, error);
     } catch (InvalidStepOutputException e) {
       String name = before.nameForMessages();
       w.event(DomainEventFactory.host(before, "host_step_reply_invalid", EventSeverity.WARNING, "Host " + name
@@ -120,7 +119,7 @@ final class BrainRules {
     if (exitCode == 0 && w.host(hostId).mediaDisconnected()) {
       w.put(w.host(hostId).toBuilder().mediaDisconnected(false).build()); // media is back
     }
-    settle(w, allHosts ? w.hostIds() : List.of(hostId));
+    w.refresh(hostId); // the others read the new aggregates at the key's next full refresh
   }
 
   /** Stores one reply's output; true when other hosts' validations depend on it (inventory, connectivity). */
@@ -260,7 +259,7 @@ final class BrainRules {
       return Optional.of(t.rejection().message());
     }
     w.apply(hostId, t);
-    settle(w, List.of(hostId));
+    w.refresh(hostId);
     return Optional.empty();
   }
 
@@ -423,6 +422,9 @@ final class BrainRules {
    * cluster again (ready → preparing → installing can then happen within one unit).
    */
   void settle(Work w, List<UUID> hosts) {
+    if (hosts.size() == w.hostIds().size()) {
+      w.settledAll();
+    }
     if (w.cluster() == null) {
       for (UUID id : hosts) {
         refreshHost(w, id);
@@ -456,6 +458,7 @@ final class BrainRules {
         break;
       }
       scope = w.hostIds();
+      w.settledAll();
     }
     w.progress(SnapshotMapper.progressJson(w.cluster()));
   }

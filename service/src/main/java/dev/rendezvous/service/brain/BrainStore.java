@@ -63,6 +63,9 @@ final class BrainStore {
       + " AND row_version = $2), '" + STALE + "')";
   private static final String CHECK_HOSTS = "SELECT rdv_assert(count(*) = $2 AND coalesce(sum(row_version), 0) = $3"
       + " AND max(checked_in_at) IS NOT DISTINCT FROM $4, '" + STALE + "') FROM hosts WHERE ";
+  private static final String CLAIM_MANY = "WITH c AS (INSERT INTO processed_bus_events (event_id)"
+      + " SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING 1)"
+      + " SELECT rdv_assert(count(*) = $2, '" + REPLAY + "') FROM c";
   private static final String CLAIM = "WITH c AS (INSERT INTO processed_bus_events (event_id) VALUES ($1)"
       + " ON CONFLICT DO NOTHING RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM c), '" + REPLAY + "')";
   private static final String INSERT_EVENT = "INSERT INTO events (tenant, name, cluster_id, host_id, infra_env_id,"
@@ -188,6 +191,17 @@ final class BrainStore {
 
   // ----------------------------------------------------------------------------------------------- writes
 
+  /** Which of these bus events were applied already (a replayed batch is run again without them). */
+  Future<java.util.Set<String>> processed(List<String> eventIds) {
+    return pool.preparedQuery("SELECT event_id FROM processed_bus_events WHERE event_id = ANY($1)")
+        .execute(Tuple.of(eventIds.toArray(String[]::new)))
+        .map(rs -> {
+          java.util.Set<String> out = new java.util.HashSet<>();
+          rs.forEach(r -> out.add(r.getString(0)));
+          return out;
+        });
+  }
+
   /** A check-in: moves checked_in_at and the host clock forward; no row_version bump (not a state change). */
   Future<Boolean> touch(UUID hostId, UUID infraEnvId, Instant at, long hostTimestamp) {
     return pool.preparedQuery("UPDATE hosts SET checked_in_at = $1, state = jsonb_set(state, '{timestamp}',"
@@ -197,12 +211,14 @@ final class BrainStore {
         .map(rs -> rs.rowCount() == 1);
   }
 
-  /** Writes the work in one pipelined transaction; {@code eventId} (may be null) is claimed in it. */
-  Future<Outcome> commit(Work w, String eventId) {
+  /** Writes the work in one pipelined transaction; the bus events {@code eventIds} (may be none) are claimed in it. */
+  Future<Outcome> commit(Work w, List<String> eventIds) {
     return pool.withTransaction(conn -> {
       List<Future<?>> all = new ArrayList<>();
-      if (eventId != null) {
-        all.add(conn.preparedQuery(CLAIM).execute(Tuple.of(eventId)));
+      if (eventIds.size() == 1) {
+        all.add(conn.preparedQuery(CLAIM).execute(Tuple.of(eventIds.get(0))));
+      } else if (!eventIds.isEmpty()) {
+        all.add(conn.preparedQuery(CLAIM_MANY).execute(Tuple.of(eventIds.toArray(String[]::new), eventIds.size())));
       }
       Loaded base = w.base;
       if (base.cluster() != null && !w.clusterChanged()) {

@@ -43,6 +43,9 @@ final class Work {
   private String tenant;
   /** Inventory or connectivity changed: the cluster's majority groups must be recomputed. */
   boolean connectivityInputsChanged;
+  /** Hosts the unit's events touched: refreshed (with the cluster) once, when the unit's events are all applied. */
+  private final java.util.LinkedHashSet<UUID> refresh = new java.util.LinkedHashSet<>();
+  private boolean settledAll;
 
   Work(Loaded base, Instant now) {
     this.base = base;
@@ -209,6 +212,28 @@ final class Work {
       cluster = new ClusterRecord(cluster.context(), cluster.rowVersion(), cluster.tenant(), cluster.spec(),
           cluster.installCompletedAt(), progressJson);
     }
+  }
+
+  /** Host {@code id} is to be refreshed once this unit's events are applied. */
+  void refresh(UUID id) {
+    refresh.add(id);
+  }
+
+  List<UUID> refreshScope() {
+    return List.copyOf(refresh);
+  }
+
+  /** Every host was refreshed in this unit (not only the ones its events touched). */
+  void settledAll() {
+    settledAll = true;
+  }
+
+  /**
+   * Something other hosts' validations read (majority groups, names, roles, ...) moved while only some hosts were
+   * refreshed: the rest are refreshed by the key's next full pass, soon after.
+   */
+  boolean othersMayBeStale() {
+    return !settledAll && hosts.size() > 1 && sharedInputsChanged();
   }
 
   void event(DomainEvent e) {

@@ -4,21 +4,9 @@ import dev.rendezvous.bus.BusConsumer;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.Topics;
-import dev.rendezvous.bus.event.AgentPresence;
-import dev.rendezvous.bus.event.ClusterActionRequested;
-import dev.rendezvous.bus.event.ClusterPreparationFinished;
-import dev.rendezvous.bus.event.FinalizingStageReported;
-import dev.rendezvous.bus.event.InstallationCompletionReported;
-import dev.rendezvous.bus.event.KubeconfigStored;
-import dev.rendezvous.bus.event.LogsReported;
-import dev.rendezvous.bus.event.OperatorStatusReported;
-import dev.rendezvous.bus.event.HostProgressReported;
-import dev.rendezvous.bus.event.HostRegistered;
-import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.service.ServiceConfig;
 import dev.rendezvous.service.brain.Brain;
 import dev.rendezvous.service.brain.BrainMonitor;
-import dev.rendezvous.service.domain.cluster.InstallReports;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
@@ -38,6 +26,8 @@ import org.slf4j.LoggerFactory;
 public final class BrainConsumer implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BrainConsumer.class);
   public static final String GROUP = "rdv-service-brain";
+  /** At most this many waiting events of one lane (a partition across the topics) form one batch. */
+  static final int MAX_BATCH = 500;
   static final List<String> TOPICS = List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE, Topics.STEP_REPLIES,
       Topics.INSTALL_PROGRESS, Topics.CLUSTER_ACTIONS);
 
@@ -62,7 +52,7 @@ public final class BrainConsumer implements AutoCloseable {
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-brain")
         .topics(TOPICS)
         .orderAcrossTopics()
-        .handler(this::dispatch)
+        .batchHandler(this::dispatch, MAX_BATCH)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
     monitor.start(monitorIntervalMillis);
@@ -81,46 +71,21 @@ public final class BrainConsumer implements AutoCloseable {
     return consumer.handledCount();
   }
 
-  private CompletionStage<Void> dispatch(BusEvent event) {
-    Future<?> f;
+  /** A lane's waiting events, handed to the brain as one batch (one unit of work per cluster). */
+  private CompletionStage<Void> dispatch(List<BusEvent> events) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    Future<Void> f;
     try {
-      if (event.payload() instanceof HostRegistered reg) {
-        f = brain.hostRegistered(event, reg);
-      } else if (event.payload() instanceof StepReplyReceived reply) {
-        f = brain.stepReply(event, reply);
-      } else if (event.payload() instanceof AgentPresence p) {
-        f = brain.presence(event, p);
-      } else if (event.payload() instanceof HostProgressReported p) {
-        f = brain.progress(event, p);
-      } else if (event.payload() instanceof ClusterActionRequested a) {
-        f = brain.clusterAction(event, a);
-      } else if (event.payload() instanceof ClusterPreparationFinished p) {
-        f = brain.preparationFinished(event, p);
-      } else if (event.payload() instanceof FinalizingStageReported p) {
-        f = brain.clusterReport(event, (c, now) -> InstallReports.finalizingStage(c, p.finalizingStage(), now));
-      } else if (event.payload() instanceof OperatorStatusReported p) {
-        f = brain.clusterReport(event, (c, now) -> InstallReports.operatorStatus(c, p.name(), p.status(), p.statusInfo(),
-            p.version(), now));
-      } else if (event.payload() instanceof KubeconfigStored) {
-        f = brain.clusterReport(event, (c, now) -> InstallReports.kubeconfigStored(c));
-      } else if (event.payload() instanceof InstallationCompletionReported p) {
-        f = brain.clusterReport(event, (c, now) -> InstallReports.completionReported(c, p.isSuccess(), p.errorInfo(),
-            p.operatorsReport()));
-      } else if (event.payload() instanceof LogsReported l) {
-        f = brain.logs(event, l);
-      } else {
-        f = Future.succeededFuture();
-      }
+      f = brain.handleBatch(events);
     } catch (RuntimeException e) {
       f = Future.failedFuture(e);
     }
-    CompletableFuture<Void> done = new CompletableFuture<>();
     f.onComplete(ar -> {
       if (ar.succeeded()) {
         done.complete(null);
       } else {
-        LOG.atWarn().setCause(ar.cause()).addKeyValue("event_id", event.eventId()).addKeyValue("type", event.type())
-            .log("brain handler failed");
+        LOG.atWarn().setCause(ar.cause()).addKeyValue("events", events.size())
+            .addKeyValue("first_event_id", events.get(0).eventId()).log("brain batch failed");
         done.completeExceptionally(ar.cause());
       }
     });

@@ -32,13 +32,20 @@ class BrainRulesTest {
   private Instant now = T0;
   private final Map<UUID, BrainRules.PushMark> marks = new java.util.HashMap<>();
 
+  /** One unit as the brain runs it: the body, the touched hosts refreshed, plans; then the debounced full refresh. */
   private Work unit(Consumer<Work> body) {
     now = now.plusSeconds(1);
     Work w = new Work(state, now);
     body.accept(w);
+    if (!w.refreshScope().isEmpty()) {
+      rules.settle(w, w.refreshScope());
+    }
     rules.plan(w, marks::get);
     w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now)));
     state = w.committed();
+    if (w.othersMayBeStale()) {
+      unit(x -> rules.settle(x, x.hostIds())); // what Brain schedules a little later
+    }
     return w;
   }
 
@@ -139,6 +146,7 @@ class BrainRulesTest {
     now = now.plusSeconds(1);
     Work w = new Work(state, now);
     strict.stepReply(w, hosts.get(0), "inventory", 0, BrainFixtures.inventory(1, 2), null, now);
+    strict.settle(w, w.refreshScope());
     HostSnapshot h = w.host(hosts.get(0));
     assertEquals(HostStatus.INSUFFICIENT, h.status());
     assertEquals("failure", h.validationsInfo().find("has-min-cpu-cores").orElseThrow().status().toString());

@@ -48,8 +48,8 @@ public final class NextStepPlanner {
    * computed once however many hosts check it.
    */
   public static final class Memo {
-    private final java.util.IdentityHashMap<Inventory, ConnectivityReport.CheckHost> checkHosts =
-        new java.util.IdentityHashMap<>();
+    /** Each host's entry of connectivity-check's target list, as JSON, by its inventory (same object, same entry). */
+    private final java.util.IdentityHashMap<Inventory, String> checkHosts = new java.util.IdentityHashMap<>();
   }
 
   /** {@code cluster} is null for unbound hosts. */
@@ -159,14 +159,19 @@ public final class NextStepPlanner {
     if (c == null) {
       return Optional.empty();
     }
-    List<ConnectivityReport.CheckHost> others = new ArrayList<>();
+    // the same entries for every host of the cluster but its own: each serialised once, joined per host
+    StringBuilder b = new StringBuilder(256).append('[');
+    int n = 0;
     for (HostSnapshot o : c.hosts()) {
       if (o.id().equals(h.id()) || o.inventory() == null || o.status() == DISCOVERING || o.status() == DISCONNECTED) {
         continue;
       }
-      others.add(memo.checkHosts.computeIfAbsent(o.inventory(), inv -> checkHost(o, inv)));
+      if (n++ > 0) {
+        b.append(',');
+      }
+      b.append(memo.checkHosts.computeIfAbsent(o.inventory(), inv -> json(checkHost(o, inv))));
     }
-    return others.isEmpty() ? Optional.empty() : Optional.of(List.of(json(others)));
+    return n == 0 ? Optional.empty() : Optional.of(List.of(b.append(']').toString()));
   }
 
   private static ConnectivityReport.CheckHost checkHost(HostSnapshot o, Inventory inv) {
