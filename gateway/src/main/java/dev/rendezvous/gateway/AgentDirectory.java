@@ -8,7 +8,6 @@ import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import dev.rendezvous.gateway.HostMailbox.AgentSocket;
 import dev.rendezvous.gateway.HostMailbox.PollWaiter;
 import io.vertx.core.Future;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -213,20 +212,20 @@ final class AgentDirectory {
         }
     }
 
-    /** The answer carrying these steps could not be written: keep them, oldest first, for the next poll. */
+    /** The answer carrying these steps could not be written: keep them for the next poll (a newer plan still wins). */
     void requeue(HostMailbox mailbox, List<BusEvent> stepsEvents) {
+        if (stepsEvents.isEmpty()) {
+            return;
+        }
         synchronized (mailbox) {
             if (mailbox.removed) {
                 return;
             }
-            if (mailbox.pending == null) {
-                mailbox.pending = new ArrayDeque<>(4);
+            List<BusEvent> all = new ArrayList<>(stepsEvents);
+            if (mailbox.pending != null) {
+                all.add(mailbox.pending);
             }
-            for (int i = stepsEvents.size() - 1; i >= 0; i--) {
-                BusEvent event = stepsEvents.get(i);
-                mailbox.pending.addFirst(event);
-                mailbox.pendingInstructions += ((StepsToDeliver) event.payload()).instructions().size();
-            }
+            mailbox.pending = PlanCoalescing.coalesce(all);
         }
     }
 
@@ -259,7 +258,7 @@ final class AgentDirectory {
             } else if (mailbox.socket != null) {
                 socket = mailbox.socket;
             } else {
-                enqueue(mailbox, event, steps.instructions().size());
+                enqueue(mailbox, event);
             }
         }
         if (waiter != null) {
@@ -346,26 +345,21 @@ final class AgentDirectory {
         mailboxes.remove(mailbox.key, mailbox);
     }
 
-    private void enqueue(HostMailbox mailbox, BusEvent event, int instructions) {
-        if (mailbox.pending == null) {
-            mailbox.pending = new ArrayDeque<>(4);
+    private void enqueue(HostMailbox mailbox, BusEvent event) {
+        if (mailbox.pending != null) {
+            metrics.rejected(GatewayMetrics.REASON_STALE_STEPS); // a plan the host never saw, superseded
+            mailbox.pending = PlanCoalescing.coalesce(mailbox.pending, event);
+        } else {
+            mailbox.pending = event;
         }
-        while (!mailbox.pending.isEmpty() && mailbox.pendingInstructions + instructions > config.maxPendingSteps()) {
-            BusEvent dropped = mailbox.pending.removeFirst();
-            mailbox.pendingInstructions -= ((StepsToDeliver) dropped.payload()).instructions().size();
-            metrics.rejected(GatewayMetrics.REASON_STALE_STEPS);
-        }
-        mailbox.pending.addLast(event);
-        mailbox.pendingInstructions += instructions;
     }
 
     private static List<BusEvent> drain(HostMailbox mailbox) {
-        if (mailbox.pending == null || mailbox.pending.isEmpty()) {
+        if (mailbox.pending == null) {
             return List.of();
         }
-        List<BusEvent> all = new ArrayList<>(mailbox.pending);
+        BusEvent pending = mailbox.pending;
         mailbox.pending = null;
-        mailbox.pendingInstructions = 0;
-        return all;
+        return List.of(pending);
     }
 }

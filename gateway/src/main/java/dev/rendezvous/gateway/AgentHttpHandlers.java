@@ -222,18 +222,7 @@ final class AgentHttpHandlers {
         if (stepsEvents.isEmpty()) {
             return AgentWire.Steps.empty(idleNextInstructionSeconds);
         }
-        if (stepsEvents.size() == 1) {
-            return AgentWire.Steps.of((StepsToDeliver) stepsEvents.get(0).payload());
-        }
-        Map<String, StepsToDeliver.Step> byId = new LinkedHashMap<>();
-        StepsToDeliver last = null;
-        for (BusEvent event : stepsEvents) {
-            last = (StepsToDeliver) event.payload();
-            for (StepsToDeliver.Step step : last.instructions()) {
-                byId.putIfAbsent(step.stepId(), step);
-            }
-        }
-        return new AgentWire.Steps(last.nextInstructionSeconds(), last.postStepAction(), new ArrayList<>(byId.values()));
+        return AgentWire.Steps.of((StepsToDeliver) PlanCoalescing.coalesce(stepsEvents).payload());
     }
 
     /** One held GET instructions. Completed once: by steps (any thread), by its timer, or not at all if the client left. */

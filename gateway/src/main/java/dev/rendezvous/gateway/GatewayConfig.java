@@ -26,7 +26,6 @@ import java.util.function.Function;
  * @param httpPresenceGrace      an HTTP agent counts as attached to this gateway until
  *                               last contact + its {@code next_instruction_seconds} + this grace
  * @param checkInInterval        at most one {@code checked-in} presence event per host per interval
- * @param maxPendingSteps        steps kept per host waiting for its next poll (oldest dropped beyond)
  * @param maxQueuedMessages      websocket messages kept per connection while its socket's write queue is full;
  *                               one more closes the connection (code 1013)
  * @param retryAfterSeconds      {@code Retry-After} of a 503 when the bus refused a write
@@ -47,7 +46,6 @@ public record GatewayConfig(
         int idleNextInstructionSeconds,
         Duration httpPresenceGrace,
         Duration checkInInterval,
-        int maxPendingSteps,
         int maxQueuedMessages,
         int retryAfterSeconds,
         int registrationRetrySeconds,
@@ -65,7 +63,6 @@ public record GatewayConfig(
         agentTokenSecret = agentTokenSecret.clone();
         requirePositive(maxBodyBytes, "max body bytes");
         requirePositive(heartbeat.toMillis(), "heartbeat");
-        requirePositive(maxPendingSteps, "max pending steps");
         requirePositive(maxQueuedMessages, "max queued messages");
         if (longPollDefault.compareTo(longPollMax) > 0) {
             throw new IllegalArgumentException("long poll default hold exceeds the maximum");
@@ -117,7 +114,6 @@ public record GatewayConfig(
                 intOf(values, "RDV_GATEWAY_IDLE_NEXT_INSTRUCTION_SECONDS", 0),
                 Duration.ofSeconds(intOf(values, "RDV_GATEWAY_HTTP_PRESENCE_GRACE_SECONDS", 90)),
                 Duration.ofSeconds(intOf(values, "RDV_GATEWAY_CHECK_IN_INTERVAL_SECONDS", 60)),
-                intOf(values, "RDV_GATEWAY_MAX_PENDING_STEPS", 64),
                 intOf(values, "RDV_GATEWAY_MAX_QUEUED_MESSAGES", 64),
                 intOf(values, "RDV_GATEWAY_RETRY_AFTER_SECONDS", 5),
                 intOf(values, "RDV_GATEWAY_REGISTRATION_RETRY_SECONDS", 60),
@@ -127,25 +123,25 @@ public record GatewayConfig(
 
     public GatewayConfig withPort(int newPort) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, newPort, maxBodyBytes, heartbeat, longPollDefault,
-                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval, maxPendingSteps,
+                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
                 maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap);
     }
 
     public GatewayConfig withKafkaBootstrap(String bootstrap) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, port, maxBodyBytes, heartbeat, longPollDefault,
-                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval, maxPendingSteps,
+                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
                 maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, bootstrap);
     }
 
     public GatewayConfig withHeartbeat(Duration newHeartbeat) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, port, maxBodyBytes, newHeartbeat, longPollDefault,
-                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval, maxPendingSteps,
+                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
                 maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap);
     }
 
     public GatewayConfig withMaxBodyBytes(int newMax) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, port, newMax, heartbeat, longPollDefault,
-                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval, maxPendingSteps,
+                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
                 maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap);
     }
 
@@ -161,8 +157,7 @@ public record GatewayConfig(
         return "GatewayConfig[gatewayId=" + gatewayId + ", host=" + host + ", port=" + port + ", maxBodyBytes="
                 + maxBodyBytes + ", heartbeat=" + heartbeat + ", longPollDefault=" + longPollDefault + ", longPollMax="
                 + longPollMax + ", idleNextInstructionSeconds=" + idleNextInstructionSeconds + ", httpPresenceGrace="
-                + httpPresenceGrace + ", checkInInterval=" + checkInInterval + ", maxPendingSteps=" + maxPendingSteps
-                + ", maxQueuedMessages=" + maxQueuedMessages + ", retryAfterSeconds=" + retryAfterSeconds
+                + httpPresenceGrace + ", checkInInterval=" + checkInInterval + ", maxQueuedMessages=" + maxQueuedMessages + ", retryAfterSeconds=" + retryAfterSeconds
                 + ", registrationRetrySeconds=" + registrationRetrySeconds + ", agentImage=" + agentImage
                 + ", kafkaBootstrap=" + kafkaBootstrap + ", agentTokenSecret=<hidden>]";
     }

@@ -34,7 +34,8 @@ public final class GatewayMetrics {
     public static final String REASON_UNSUPPORTED_VERSION = "unsupported-version";
     public static final String REASON_SLOW_CONSUMER = "slow-consumer";
     public static final String REASON_BUS_UNAVAILABLE = "bus-unavailable";
-    public static final String REASON_STALE_STEPS = "pending-steps-overflow";
+    /** A plan waiting for a poll was replaced by a newer one before the host saw it. */
+    public static final String REASON_STALE_STEPS = "plan-superseded";
 
     private final MeterRegistry registry;
     private final Map<String, Counter> delivered = new ConcurrentHashMap<>();

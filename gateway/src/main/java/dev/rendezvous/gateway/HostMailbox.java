@@ -3,7 +3,6 @@ package dev.rendezvous.gateway;
 import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
-import java.util.ArrayDeque;
 
 /**
  * One host attached to this gateway: its websocket or waiting long poll, and the steps kept for its next poll.
@@ -16,8 +15,8 @@ final class HostMailbox {
     String agentVersion;
     AgentSocket socket;
     PollWaiter waiter;
-    ArrayDeque<BusEvent> pending;
-    int pendingInstructions;
+    /** The plan waiting for the host's next poll: the latest, with older plans' undelivered one-shot steps. */
+    BusEvent pending;
     long lastContactNanos;
     int lastNextInstructionSeconds;
     long lastPresenceNanos;

@@ -301,4 +301,30 @@ class GatewayHttpTest {
         assertTrue(scrape.contains("rdv_gateway_agents_connected{transport=\"websocket\"}"), scrape);
         assertTrue(scrape.contains("rdv_gateway_agents_connected{transport=\"long-poll\"}"));
     }
+
+    @Test
+    void aPollAfterManyPlanChangesGetsOneCurrentStepSetWithUndeliveredOneShotSteps() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        assertEquals(201, register(infraEnv, host, token).statusCode());
+        StepsToDeliver.Step install = step("install");
+        bed.publishSteps(null, infraEnv, host, install, step("dhcp-lease-allocate"));
+        StepsToDeliver.Step latestInventory = null;
+        for (int i = 0; i < 20; i++) {
+            latestInventory = step("inventory");
+            bed.publishSteps(null, infraEnv, host, latestInventory, step("connectivity-check"));
+        }
+        Thread.sleep(500); // let the gateway's steps reader take them all
+        HttpResponse<Buffer> response = await(request(HttpMethod.GET, instructionsPath(infraEnv, host), token).send());
+        assertEquals(200, response.statusCode());
+        JsonNode instructions = json(response).get("instructions");
+        java.util.List<String> types = new java.util.ArrayList<>();
+        instructions.forEach(i -> types.add(i.get("step_type").asText()));
+        assertEquals(java.util.List.of("install", "inventory", "connectivity-check"), types,
+                "the latest plan, plus the one-shot install it does not repeat; nothing twice");
+        assertEquals(install.stepId(), instructions.get(0).get("step_id").asText());
+        assertEquals(latestInventory.stepId(), instructions.get(1).get("step_id").asText(), "the newest plan's own steps");
+    }
 }
+
