@@ -22,6 +22,8 @@ public record AppConfig(
     String agentTokenSecret,
     Path agentJar,
     List<String> gatewayFlags,
+    long pressureBacklogEvents,
+    double pressureMaxStretch,
     ImageConfig image,
     BusConfig bus,
     ServiceConfig service) {
@@ -92,7 +94,7 @@ public record AppConfig(
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
         s.string("agent-token-secret", null),
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
-        gatewayFlags, image, bus, service);
+        gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service);
     s.rejectUnknown();
     return c;
   }

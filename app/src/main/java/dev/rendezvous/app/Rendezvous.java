@@ -160,6 +160,11 @@ public final class Rendezvous implements AutoCloseable {
       GatewayConfig gatewayConfig = gatewayConfig(c, env);
       Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
           .await(60, TimeUnit.SECONDS);
+      // back-pressure: while the brain is behind, agents (through the gateway) and re-pushes slow down
+      BackPressure pressure = new BackPressure(brain::backlog, c.pressureBacklogEvents(), c.pressureMaxStretch(),
+          observability.registry());
+      gateway.pacing(pressure);
+      brain.brain().pacing(pressure);
       // installer progress the state machine would refuse gets upstream's answer at the edge
       gateway.progressCheck((infraEnv, host, stage, info) -> brain.brain()
           .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)

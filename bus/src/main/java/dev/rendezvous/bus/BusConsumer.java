@@ -95,6 +95,8 @@ public final class BusConsumer implements AutoCloseable {
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong committed = new AtomicLong();
     private volatile boolean running = true;
+    /** Records on the broker not yet handled here (lag of the owned partitions plus fetched-but-unhandled). */
+    private volatile long backlog;
     /** Snapshot of the partitions currently owned, replaced by the poll thread on every change. */
     private volatile java.util.Set<TopicPartition> assignment = java.util.Set.of();
 
@@ -166,6 +168,14 @@ public final class BusConsumer implements AutoCloseable {
         return skipped.get();
     }
 
+    /**
+     * How far behind this consumer is: the records of its partitions not yet handled (those the broker has past the
+     * fetch position, and those fetched but not yet handled), as of its last poll.
+     */
+    public long backlog() {
+        return backlog;
+    }
+
     /** The partitions this consumer currently owns (an immutable snapshot; a new object after every change). */
     public java.util.Set<TopicPartition> assignment() {
         return assignment;
@@ -212,6 +222,7 @@ public final class BusConsumer implements AutoCloseable {
                     applyBackPressure();
                     ConsumerRecords<String, byte[]> records = consumer.poll(config.pollTimeout);
                     enqueue(records);
+                    measureBacklog();
                 } catch (WakeupException wakeup) {
                     // a handler completed on another thread, or close() was called
                 } catch (RuntimeException e) {
@@ -498,6 +509,18 @@ public final class BusConsumer implements AutoCloseable {
             remoteSignals.add(s);
             consumer.wakeup();
         }
+    }
+
+    private void measureBacklog() {
+        long total = 0;
+        for (PartitionState ps : partitions.values()) {
+            total += ps.buffered;
+            java.util.OptionalLong lag = consumer.currentLag(ps.tp); // from fetch metadata, no broker round trip
+            if (lag.isPresent()) {
+                total += lag.getAsLong();
+            }
+        }
+        backlog = total;
     }
 
     private void applyBackPressure() {

@@ -30,9 +30,11 @@ final class AgentHttpHandlers {
     private final GatewayMetrics metrics;
     private final RejectionLog rejections;
     private volatile ProgressCheck progressCheck = ProgressCheck.NONE;
+    private final Pacing pacing;
 
     AgentHttpHandlers(GatewayConfig config, AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics,
-                      RejectionLog rejections) {
+                      RejectionLog rejections, Pacing pacing) {
+        this.pacing = pacing;
         this.config = config;
         this.directory = directory;
         this.events = events;
@@ -268,7 +270,7 @@ final class AgentHttpHandlers {
                 directory.requeue(mailbox, stepsEvents);
                 return;
             }
-            AgentWire.Steps steps = merge(stepsEvents, config.idleNextInstructionSeconds());
+            AgentWire.Steps steps = pacing.paced(merge(stepsEvents, config.idleNextInstructionSeconds()));
             directory.answered(mailbox, steps.nextInstructionSeconds());
             HttpReplies.json(ctx, 200, steps).onComplete(written -> {
                 if (written.failed()) {

@@ -65,8 +65,12 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     private record Outbound(String text, BusEvent source) {
     }
 
+    private final Pacing pacing;
+
     AgentSocketSession(ServerWebSocket ws, Context context, AgentClaims claims, HostKey key, GatewayConfig config,
-                       AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics, RejectionLog rejections) {
+                       AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics, RejectionLog rejections,
+                       Pacing pacing) {
+        this.pacing = pacing;
         this.ws = ws;
         this.context = context;
         this.claims = claims;
@@ -91,7 +95,7 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     @Override
     public void push(BusEvent stepsEvent) {
         context.runOnContext(v -> send(AgentWire.write(new SocketMessages.StepsMessage(
-                AgentWire.Steps.of((StepsToDeliver) stepsEvent.payload()))), stepsEvent));
+                pacing.paced(AgentWire.Steps.of((StepsToDeliver) stepsEvent.payload())))), stepsEvent));
     }
 
     @Override

@@ -37,6 +37,7 @@ public final class Gateway {
     private final AgentDirectory directory;
     private final RejectionLog rejections;
     private final AgentHttpHandlers http;
+    private final Pacing pacing = new Pacing();
     private BusConsumer stepsReader;
     private long sweeper = -1;
 
@@ -47,7 +48,7 @@ public final class Gateway {
         this.events = new GatewayEvents(publisher, metrics, config.gatewayId());
         this.directory = new AgentDirectory(events, metrics, config);
         this.rejections = new RejectionLog(events, config);
-        this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections);
+        this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections, pacing);
     }
 
     /**
@@ -77,6 +78,15 @@ public final class Gateway {
             LOG.info("gateway {} started: {}", config.gatewayId(), config);
             return gateway;
         });
+    }
+
+    /**
+     * Back-pressure: {@code factor} (1 = none) stretches the {@code next_instruction_seconds} handed to agents, so
+     * they slow down while the service is behind (see {@link Pacing}).
+     */
+    public void pacing(java.util.function.DoubleSupplier factor) {
+        pacing.factor(factor);
+        metrics.paceFactor(pacing::factor);
     }
 
     /** Installer progress is checked with {@code check} before it is published (see {@link ProgressCheck}). */
@@ -138,7 +148,7 @@ public final class Gateway {
 
     AgentSocketSession newSession(io.vertx.core.http.ServerWebSocket ws, AgentTokens.AgentClaims claims, HostKey key) {
         return new AgentSocketSession(ws, Vertx.currentContext(), claims, key, config, directory, events, metrics,
-                rejections);
+                rejections, pacing);
     }
 
     GatewayMetrics metrics() {

@@ -24,6 +24,7 @@ public final class GatewayMetrics {
     public static final String REPLIES_RECEIVED = "rdv.gateway.step.replies.received";
     public static final String MESSAGES_REJECTED = "rdv.gateway.messages.rejected";
     public static final String BUS_PUBLISH_FAILURES = "rdv.gateway.bus.publish.failures";
+    public static final String PACE_FACTOR = "rdv.gateway.pace.factor";
 
     /** Reasons of {@link #MESSAGES_REJECTED}. */
     public static final String REASON_UNAUTHENTICATED = "unauthenticated";
@@ -48,6 +49,12 @@ public final class GatewayMetrics {
         this.registry = registry;
         this.publishFailures = Counter.builder(BUS_PUBLISH_FAILURES)
                 .description("Events the bus refused (surfaced to the agent as retryable errors)")
+                .register(registry);
+    }
+
+    /** The back-pressure factor applied to next_instruction_seconds (1 = none), read at scrape time. */
+    public void paceFactor(Supplier<Number> factor) {
+        Gauge.builder(PACE_FACTOR, factor).description("How much agents are slowed down while the service is behind")
                 .register(registry);
     }
 

@@ -326,5 +326,32 @@ class GatewayHttpTest {
         assertEquals(install.stepId(), instructions.get(0).get("step_id").asText());
         assertEquals(latestInventory.stepId(), instructions.get(1).get("step_id").asText(), "the newest plan's own steps");
     }
+
+    @Test
+    void whileTheServiceIsBehindAgentsAreToldToComeBackLater() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        assertEquals(201, register(infraEnv, host, token).statusCode());
+        try {
+            bed.gateway.gateway().pacing(() -> 4.0);
+            bed.producer.publish(BusEvent.of(null, infraEnv, host, new StepsToDeliver(60, StepsToDeliver.CONTINUE,
+                    java.util.List.of(step("inventory"))))).get(30, TimeUnit.SECONDS);
+            Thread.sleep(300);
+            HttpResponse<Buffer> stretched = await(request(HttpMethod.GET, instructionsPath(infraEnv, host), token).send());
+            assertEquals(240, json(stretched).get("next_instruction_seconds").asInt(), "60 s stretched four times");
+            HttpResponse<Buffer> idle = await(request(HttpMethod.GET, instructionsPath(infraEnv, host) + "?wait_seconds=0",
+                    token).send());
+            assertEquals(4, json(idle).get("next_instruction_seconds").asInt(), "'again at once' becomes a pause");
+            assertTrue(bed.registry.scrape().contains("rdv_gateway_pace_factor 4.0"), "the factor is a metric");
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+        }
+        bed.producer.publish(BusEvent.of(null, infraEnv, host, new StepsToDeliver(60, StepsToDeliver.CONTINUE,
+                java.util.List.of(step("inventory"))))).get(30, TimeUnit.SECONDS);
+        Thread.sleep(300);
+        HttpResponse<Buffer> normal = await(request(HttpMethod.GET, instructionsPath(infraEnv, host), token).send());
+        assertEquals(60, json(normal).get("next_instruction_seconds").asInt(), "caught up: the plan's own cadence");
+    }
 }
 

@@ -85,6 +85,7 @@ public final class Brain {
   private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
   private volatile Listener listener = (k, e, h, s) -> { };
   private volatile PreparationRequests preparations = (c, at) -> { };
+  private volatile java.util.function.DoubleSupplier pacing = () -> 1.0;
 
   /**
    * Told after each unit of work about a cluster that is preparing for installation and has no preparation result
@@ -112,6 +113,11 @@ public final class Brain {
 
   public void listener(Listener l) {
     this.listener = l;
+  }
+
+  /** Back-pressure: while the service is behind, unchanged plans are pushed again this many times less often. */
+  public void pacing(java.util.function.DoubleSupplier factor) {
+    this.pacing = factor;
   }
 
   public void preparations(PreparationRequests p) {
@@ -241,7 +247,7 @@ public final class Brain {
       if (!scope.isEmpty()) {
         rules.settle(w, scope);
       }
-      rules.plan(w, pushed::get);
+      rules.plan(w, pushed::get, pacing.getAsDouble());
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
         return Future.succeededFuture(Result.NOTHING_TO_DO);

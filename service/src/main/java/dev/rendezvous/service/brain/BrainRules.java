@@ -478,6 +478,11 @@ final class BrainRules {
    * (a reconnected agent, a failed publish). Never on every reply: an agent would loop on its steps.
    */
   void plan(Work w, Function<UUID, PushMark> marks) {
+    plan(w, marks, 1.0);
+  }
+
+  /** {@code pace} (1 = none) stretches how soon an unchanged plan is due again, while the service is behind. */
+  void plan(Work w, Function<UUID, PushMark> marks, double pace) {
     // Only hosts whose own state moved, forced ones and those due are planned: another host's arrival changes
     // everyone's connectivity targets, which each host picks up at its next due plan (upstream's agents re-ask
     // every minute too), instead of one push to every host per arrival.
@@ -495,8 +500,9 @@ final class BrainRules {
       StepPlan p = planner.plan(h, w.cluster(), memo);
       String sig = Brain.signature(h, p.steps());
       int every = p.steps().nextInstructionSeconds();
+      long dueAfter = (long) Math.ceil(every * Math.max(1.0, pace));
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
-          && !w.now.isBefore(last.pushedAt().plusSeconds(every)));
+          && !w.now.isBefore(last.pushedAt().plusSeconds(dueAfter)));
       if (w.forced(h.id()) || due || !sig.equals(last.signature())) {
         w.push(h, p, sig);
       }

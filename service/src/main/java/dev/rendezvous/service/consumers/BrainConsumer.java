@@ -66,6 +66,11 @@ public final class BrainConsumer implements AutoCloseable {
     return consumer.started();
   }
 
+  /** Events on the bus this instance has not handled yet (its partitions' lag plus what it fetched). */
+  public long backlog() {
+    return consumer.backlog();
+  }
+
   /** Records handled and skipped so far (tests, benchmarks). */
   public long handledCount() {
     return consumer.handledCount();

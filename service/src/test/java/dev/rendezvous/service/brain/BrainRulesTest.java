@@ -108,6 +108,19 @@ class BrainRulesTest {
   }
 
   @Test
+  void whileBehindUnchangedPlansArePushedAgainLessOften() {
+    discover();
+    now = now.plusSeconds(61);
+    Work w = new Work(state, now);
+    rules.plan(w, marks::get, 3.0);
+    assertTrue(w.pushes().isEmpty(), "at pace 3 a 60 s plan is due after 180 s, not 61");
+    now = now.plusSeconds(120);
+    Work later = new Work(state, now);
+    rules.plan(later, marks::get, 3.0);
+    assertEquals(3, later.pushes().size());
+  }
+
+  @Test
   void installPreparesThenInstallsWithOneBootstrap() {
     discover();
     Work install = unit(w -> rules.clusterAction(w, "install"));
