@@ -84,6 +84,7 @@ public final class FleetBench {
           hosts.add(new Host(cid, ie, UUID.randomUUID().toString(), c, i, token));
         }
       }
+      long heapBefore = heapAfterGc();
       Brain brain = system.brain();
       Written written = new Written();
       brain.listener(written);
@@ -96,6 +97,11 @@ public final class FleetBench {
           + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, new JsonObject().put("step_id", "inventory-" + h.n)
           .put("step_type", "inventory").put("exit_code", 0).put("output", inventory(template, h)).put("error", "").encode()),
           written);
+      Thread.sleep(3000); // the debounced full refreshes and the monitor settle
+      long heapAfter = heapAfterGc();
+      System.out.printf("%nheap after GC: %,d KiB before the hosts, %,d KiB with them: %,.1f KiB per host (all of the"
+          + " process: brain cache, gateway mailboxes, push marks)%n", heapBefore / 1024, heapAfter / 1024,
+          (heapAfter - heapBefore) / 1024.0 / hosts.size());
       System.out.printf("%nsummary (%d hosts in clusters of %d):%n", hosts.size(), perCluster);
       System.out.printf("  registrations: %,.0f/s answered, %,.0f/s became rows; p50 %s p99 %s to the row%n", reg.accepted,
           reg.processed, ms(reg.p50), ms(reg.p99));
@@ -201,6 +207,14 @@ public final class FleetBench {
         + " from answer to state p50 %s p99 %s max %s%n", name, hosts.size(), (answered - t0) / 1e9, accepted, failed.get(),
         written.writtenAt.size(), (last - t0) / 1e9, processed, ms(p50), ms(p99), ms(lat.length == 0 ? 0 : lat[lat.length - 1]));
     return new Result(accepted, processed, p50, p99);
+  }
+
+  static long heapAfterGc() throws InterruptedException {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+      Thread.sleep(200);
+    }
+    return java.lang.management.ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
   }
 
   static String template() throws Exception {
