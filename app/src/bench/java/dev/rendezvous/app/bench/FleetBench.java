@@ -42,7 +42,7 @@ public final class FleetBench {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   public static void main(String[] argv) throws Exception {
-    Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16"));
+    Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16", "rounds", "0"));
     for (String s : argv) {
       for (String kv : s.split("\\s+")) {
         if (kv.contains("=")) {
@@ -53,12 +53,13 @@ public final class FleetBench {
     int clusters = Integer.parseInt(a.get("clusters"));
     int perCluster = Integer.parseInt(a.get("hosts"));
     int clients = Integer.parseInt(a.get("clients"));
+    int rounds = Integer.parseInt(a.get("rounds"));
     Path dir = Files.createTempDirectory("rdv-fleet-bench");
     int port = freePort();
     List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + freePort(),
         "--auth=none"));
     a.forEach((k, v) -> {
-      if (!List.of("clusters", "hosts", "clients").contains(k)) {
+      if (!List.of("clusters", "hosts", "clients", "rounds").contains(k)) {
         flags.add("--" + k + "=" + v);
       }
     });
@@ -97,6 +98,9 @@ public final class FleetBench {
           + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, new JsonObject().put("step_id", "inventory-" + h.n)
           .put("step_type", "inventory").put("exit_code", 0).put("output", inventory(template, h)).put("error", "").encode()),
           written);
+      Result sustained = rounds <= 0 ? null : sustained(hosts, clients, rounds, written, h -> post(base + "/infra-envs/"
+          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, new JsonObject().put("step_id", "inventory-" + h.n)
+          .put("step_type", "inventory").put("exit_code", 0).put("output", inventory(template, h)).put("error", "").encode()));
       Thread.sleep(3000); // the debounced full refreshes and the monitor settle
       long heapAfter = heapAfterGc();
       System.out.printf("%nheap after GC: %,d KiB before the hosts, %,d KiB with them: %,.1f KiB per host (all of the"
@@ -109,10 +113,19 @@ public final class FleetBench {
           inv.accepted, inv.processed, ms(inv.p50), ms(inv.p99));
       System.out.printf("  ratios: processed/answered %.2f; answered/health %.2f; processed/health %.2f%n",
           inv.processed / inv.accepted, inv.accepted / health, inv.processed / health);
+      if (sustained != null) {
+        System.out.printf("  sustained:     %,.0f/s became state (%d rounds, each host's next inventory once its last was"
+            + " state); p50 %s p99 %s from 204 to state; processed/health %.2f%n", sustained.processed, rounds,
+            ms(sustained.p50), ms(sustained.p99), sustained.processed / health);
+      }
     }
   }
 
-  record Host(String cluster, String infraEnv, String id, int c, int n, String token) {}
+  record Host(String cluster, String infraEnv, String id, int c, int n, String token, AtomicLong round) {
+    Host(String cluster, String infraEnv, String id, int c, int n, String token) {
+      this(cluster, infraEnv, id, c, n, token, new AtomicLong());
+    }
+  }
 
   record Result(double accepted, double processed, long p50, long p99) {}
 
@@ -124,6 +137,7 @@ public final class FleetBench {
     final Map<String, Long> expected = new ConcurrentHashMap<>();
     final Map<String, Long> answeredAt = new ConcurrentHashMap<>();
     final Map<String, Long> writtenAt = new ConcurrentHashMap<>();
+    volatile Brain.Listener delegate;
 
     void expect(List<Host> hosts) {
       answeredAt.clear();
@@ -137,6 +151,11 @@ public final class FleetBench {
 
     @Override
     public void hostsWritten(WorkKey key, Collection<UUID> hosts) {
+      Brain.Listener d = delegate;
+      if (d != null) {
+        d.hostsWritten(key, hosts);
+        return;
+      }
       long now = System.nanoTime();
       for (UUID h : hosts) {
         if (expected.remove(h.toString()) != null) {
@@ -209,6 +228,82 @@ public final class FleetBench {
     return new Result(accepted, processed, p50, p99);
   }
 
+  /**
+   * Closed loop, like agents: each host posts its next inventory once the brain wrote its last one as state, for
+   * {@code rounds} rounds; the clients always have hosts to serve, so this is the brain's sustained rate.
+   */
+  static Result sustained(List<Host> hosts, int clients, int rounds, Written written, Request request) throws Exception {
+    java.util.concurrent.LinkedBlockingQueue<Host> ready = new java.util.concurrent.LinkedBlockingQueue<>(hosts);
+    Map<String, Host> byId = new HashMap<>();
+    hosts.forEach(h -> byId.put(h.id, h));
+    Map<String, Long> answered = new ConcurrentHashMap<>();
+    ConcurrentLinkedQueue<Long> lat = new ConcurrentLinkedQueue<>();
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long total = (long) hosts.size() * rounds;
+    Brain.Listener loop = new Brain.Listener() {
+      @Override
+      public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+      }
+
+      @Override
+      public void hostsWritten(WorkKey key, Collection<UUID> ids) {
+        long now = System.nanoTime();
+        for (UUID id : ids) {
+          Long t = answered.remove(id.toString());
+          if (t != null) {
+            lat.add(Math.max(0, now - t));
+            done.incrementAndGet();
+            Host h = byId.get(id.toString());
+            if (h.round.incrementAndGet() < rounds) {
+              ready.add(h);
+            }
+          }
+        }
+      }
+    };
+    written.delegate = loop;
+    hosts.forEach(h -> h.round.set(0));
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    long t0 = System.nanoTime();
+    for (int i = 0; i < clients; i++) {
+      pool.submit(() -> {
+        while (done.get() + failed.get() < total) {
+          Host h = ready.poll(100, TimeUnit.MILLISECONDS);
+          if (h == null) {
+            continue;
+          }
+          try {
+            // marked before the answer: the write may come first; latency counts from the answer when it is later
+            answered.put(h.id, System.nanoTime());
+            HttpResponse<String> r = HTTP.send(request.of(h), HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() / 100 != 2) {
+              answered.remove(h.id);
+              failed.incrementAndGet();
+            } else {
+              answered.computeIfPresent(h.id, (k, v) -> System.nanoTime());
+            }
+          } catch (Exception e) {
+            answered.remove(h.id);
+            failed.incrementAndGet();
+          }
+        }
+        return null;
+      });
+    }
+    pool.shutdown();
+    pool.awaitTermination(30, TimeUnit.MINUTES);
+    written.delegate = null;
+    double secs = (System.nanoTime() - t0) / 1e9;
+    long[] l = lat.stream().mapToLong(x -> x).sorted().toArray();
+    long p50 = l.length == 0 ? 0 : l[l.length / 2];
+    long p99 = l.length == 0 ? 0 : l[Math.min(l.length - 1, (int) (l.length * 0.99))];
+    System.out.printf("%nsustained inventories (%d rounds): %,d became state in %.2f s = %,.0f/s (%d failed); from answer"
+        + " to state p50 %s p99 %s max %s%n", rounds, done.get(), secs, done.get() / secs, failed.get(), ms(p50), ms(p99),
+        ms(l.length == 0 ? 0 : l[l.length - 1]));
+    return new Result(done.get() / secs, done.get() / secs, p50, p99);
+  }
+
   static long heapAfterGc() throws InterruptedException {
     for (int i = 0; i < 3; i++) {
       System.gc();
@@ -227,6 +322,9 @@ public final class FleetBench {
   static String inventory(String template, Host h) {
     JsonObject inv = new JsonObject(template);
     inv.put("hostname", "c" + h.c + "-h" + h.n);
+    // each round reports a little less usable memory, so each round's reply is new state
+    JsonObject memory = inv.getJsonObject("memory");
+    memory.put("usable_bytes", memory.getLong("usable_bytes") - h.round.get() * 4096);
     JsonArray nics = inv.getJsonArray("interfaces");
     String ip = "10." + h.c + "." + (h.n / 250) + "." + (h.n % 250 + 2);
     nics.getJsonObject(0).put("ipv4_addresses", new JsonArray().add(ip + "/16")).put("ipv6_addresses", new JsonArray())
