@@ -20,6 +20,7 @@ public record AppConfig(
     Path dataDir,
     String databaseUrl,
     String agentTokenSecret,
+    boolean durable,
     Path agentJar,
     List<String> gatewayFlags,
     long pressureBacklogEvents,
@@ -91,8 +92,13 @@ public record AppConfig(
     // The gateway's own settings (--gateway-*, RDV_GATEWAY_*) are read by GatewayConfig.
     List<String> gatewayFlags = args.stream().filter(a -> a.startsWith("--gateway-")).toList();
     gatewayFlags.forEach(a -> s.known.add(a.substring(2, a.contains("=") ? a.indexOf('=') : a.length())));
+    String durability = s.string("durability", "durable");
+    if (!durability.equals("durable") && !durability.equals("relaxed")) {
+      throw new IllegalArgumentException("durability must be 'durable' or 'relaxed' (throw-away benchmarks only), got '"
+          + durability + "'");
+    }
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
-        s.string("agent-token-secret", null),
+        s.string("agent-token-secret", null), durability.equals("durable"),
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
         gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service);
     s.rejectUnknown();

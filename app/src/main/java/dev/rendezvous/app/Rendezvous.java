@@ -94,14 +94,14 @@ public final class Rendezvous implements AutoCloseable {
     // The two servers start in parallel: together they are most of the start-up time.
     CompletableFuture<EmbeddedPostgresServer> pgStart = CompletableFuture.supplyAsync(() -> {
       try {
-        return c.embeddedDatabase() ? EmbeddedPostgresServer.start(c.dataDir().resolve("postgres")) : null;
+        return c.embeddedDatabase() ? EmbeddedPostgresServer.start(c.dataDir().resolve("postgres"), c.durable()) : null;
       } catch (Exception e) {
         throw new IllegalStateException(e.getMessage(), e);
       }
     });
     CompletableFuture<EmbeddedKafka> kafkaStart = CompletableFuture.supplyAsync(() -> {
       try {
-        return c.bus().embedded() ? EmbeddedKafka.start(c.bus().embeddedDataDir()) : null;
+        return c.bus().embedded() ? EmbeddedKafka.start(c.bus().embeddedDataDir(), c.durable()) : null;
       } catch (Exception e) {
         throw new IllegalStateException("could not start the embedded Kafka broker: " + e.getMessage(), e);
       }

@@ -116,7 +116,7 @@ public final class RendezvousMain {
       if (running != null) {
         url = "postgresql://postgres:postgres@127.0.0.1:" + running + "/postgres";
       } else {
-        started = EmbeddedPostgresServer.start(dataDir);
+        started = EmbeddedPostgresServer.start(dataDir, config.durable());
         url = started.connectionUri();
       }
     }

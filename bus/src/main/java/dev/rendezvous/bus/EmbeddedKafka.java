@@ -59,6 +59,15 @@ public final class EmbeddedKafka implements AutoCloseable {
      * {@code meta.properties}) and returns once it accepts client requests.
      */
     public static EmbeddedKafka start(Path dataDir) throws Exception {
+        return start(dataDir, true);
+    }
+
+    /**
+     * As {@link #start(Path)}; {@code flushEachWrite} makes the broker fsync a partition's log after every append
+     * (every produce request), so what a producer with {@code acks=all} was acknowledged survives a machine crash,
+     * not only a crash of this process. Off, the page cache holds recent writes until the OS flushes them.
+     */
+    public static EmbeddedKafka start(Path dataDir, boolean flushEachWrite) throws Exception {
         Path dir = dataDir.toAbsolutePath();
         Files.createDirectories(dir);
         long t0 = System.nanoTime();
@@ -70,7 +79,8 @@ public final class EmbeddedKafka implements AutoCloseable {
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             int brokerPort = freePort();
             int controllerPort = freePort();
-            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config(dir, brokerPort, controllerPort)),
+            KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config(dir, brokerPort, controllerPort,
+                    flushEachWrite)),
                     Time.SYSTEM);
             try {
                 server.startup();
@@ -173,8 +183,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         LOG.info("formatted embedded Kafka dir {} (cluster id {})", dir, clusterId);
     }
 
-    private static Properties config(Path dir, int brokerPort, int controllerPort) {
+    private static Properties config(Path dir, int brokerPort, int controllerPort, boolean flushEachWrite) {
         Properties p = new Properties();
+        if (flushEachWrite) {
+            // a single broker has no replica to fall back on: the disk is the only copy
+            p.put("log.flush.interval.messages", "1");
+        }
         p.put("process.roles", "broker,controller");
         p.put("node.id", String.valueOf(NODE_ID));
         p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);

@@ -49,6 +49,16 @@ class EmbeddedKafkaTest {
     }
 
     @Test
+    void theEmbeddedBrokerFlushesEveryAppendToDiskByDefault() throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", SharedKafka.bootstrap()))) {
+            var broker = new org.apache.kafka.common.config.ConfigResource(
+                    org.apache.kafka.common.config.ConfigResource.Type.BROKER, "1");
+            var config = admin.describeConfigs(List.of(broker)).all().get(10, TimeUnit.SECONDS).get(broker);
+            assertEquals("1", config.get("log.flush.interval.messages").value());
+        }
+    }
+
+    @Test
     void readyIsFalseQuicklyForADeadAddress() throws Exception {
         int deadPort;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * and (where the plan changes) to the host's next steps seen on the steps topic; then baselines in the same
  * process: the same replies through a no-op handler, and through a handler doing one minimal transaction.
  *
- * <p>Usage: {@code mvn -q -B -pl service -am install -DskipTests && mvn -B -pl service -Pbench test-compile exec:java -Dexec.args="1000 32"}
+ * <p>Usage: {@code mvn -q -B -pl service -am install -DskipTests && mvn -B -pl service -Pbench test-compile exec:java -Dexec.args="1000 32 [durable|relaxed]"}
  * (hosts, partitions).
  */
 public final class BrainBench {
@@ -56,13 +56,14 @@ public final class BrainBench {
   public static void main(String[] args) throws Exception {
     int hosts = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 32;
+    boolean durable = args.length <= 2 || !args[2].equals("relaxed"); // third argument: durable (default) or relaxed
     int clusters = (hosts + 2) / 3;
     Path dir = Files.createTempDirectory("rdv-brain-bench");
     System.out.printf("brain bench: %,d hosts in %,d clusters of 3, %d partitions, %d cores%n", hosts, clusters,
         partitions, Runtime.getRuntime().availableProcessors());
     Vertx vertx = Vertx.vertx();
-    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"));
-        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"), durable);
+        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), durable)) {
       String bootstrap = kafka.bootstrapServers();
       TopicSetup.ensure(bootstrap, partitions, (short) 1, Duration.ofSeconds(60));
       Pool pool = Database.pool(vertx, pg.connectionUri(), Math.max(16, partitions));
