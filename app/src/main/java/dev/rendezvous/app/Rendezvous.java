@@ -179,6 +179,9 @@ public final class Rendezvous implements AutoCloseable {
               bs, observability, c.agentJar()),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
+      if (pg != null) {
+        superviseEmbeddedPostgres(vertx, pg);
+      }
       long millis = (System.nanoTime() - t0) / 1_000_000;
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
       return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, busClients, brain.brain());
@@ -278,6 +281,30 @@ public final class Rendezvous implements AutoCloseable {
 
   public Pool pool() {
     return pool;
+  }
+
+  /**
+   * The embedded PostgreSQL is our child: if it dies (killed, crashed) it is started again on the same port within
+   * about a second, and the pool reconnects. Meanwhile requests that need it are answered 503 with Retry-After.
+   */
+  private static void superviseEmbeddedPostgres(Vertx vertx, EmbeddedPostgresServer pg) {
+    java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
+    vertx.setPeriodic(1000, id -> {
+      if (!checking.compareAndSet(false, true)) {
+        return;
+      }
+      vertx.executeBlocking(pg::restartIfDead, false).onComplete(ar -> {
+        checking.set(false);
+        if (ar.failed()) {
+          LOG.atWarn().log("restarting the embedded PostgreSQL failed (retried in a second): " + ar.cause());
+        }
+      });
+    });
+  }
+
+  /** The embedded PostgreSQL, when this system runs one (fault tests kill it). */
+  public java.util.Optional<EmbeddedPostgresServer> embeddedPostgres() {
+    return java.util.Optional.ofNullable(postgres);
   }
 
   public String kafkaBootstrap() {

@@ -327,6 +327,15 @@ public final class BusConsumer implements AutoCloseable {
             p.running = false;
             LOG.warn("bus consumer {}: handler failed for event {} at {}@{} while closing, left for redelivery: {}",
                     name, p.event.eventId(), p.ps.tp, p.record.offset(), describe(error));
+        } else if (config.unavailable.test(error)) {
+            // what the handler needs is down (a database restarting): wait for it, however long, rather than skip
+            long backoff = Math.min(MAX_BACKOFF.toMillis(),
+                    config.retryBackoff.toMillis() << Math.min(p.attempts - 1, 10));
+            LOG.warn("bus consumer {}: event {} at {}@{} waits for an unavailable dependency (attempt {}), retrying in {}"
+                    + " ms: {}", name, p.event.eventId(), p.ps.tp, p.record.offset(), p.attempts, backoff,
+                    describe(error));
+            p.running = false;
+            timers.schedule(() -> signal(new RetryDue(p)), backoff, TimeUnit.MILLISECONDS);
         } else if (p.members != null && p.attempts > config.maxRetries) {
             LOG.warn("bus consumer {}: a batch of {} events at {} failed {} times; handling them one by one: {}", name,
                     p.members.size(), p.ps.tp, p.attempts, describe(error));
@@ -835,6 +844,7 @@ public final class BusConsumer implements AutoCloseable {
         private int maxBatch = 1;
         private StartFrom startFrom;
         private int maxRetries = 3;
+        private java.util.function.Predicate<Throwable> unavailable = t -> false;
         private Duration retryBackoff = Duration.ofMillis(200);
         private Duration handlerTimeout = Duration.ofSeconds(60);
         private Duration closeTimeout = Duration.ofSeconds(10);
@@ -889,6 +899,15 @@ public final class BusConsumer implements AutoCloseable {
         /** Retries after the first failed attempt before the record is skipped (default 3). */
         public Builder maxRetries(int maxRetries) {
             this.maxRetries = Math.max(0, maxRetries);
+            return this;
+        }
+
+        /**
+         * Failures that mean a dependency is unavailable (e.g. the database restarting): such a record is retried
+         * without limit (back-off capped at 5 s), never split or skipped, so nothing is lost to an outage.
+         */
+        public Builder retryWithoutLimitWhen(java.util.function.Predicate<Throwable> unavailable) {
+            this.unavailable = Objects.requireNonNull(unavailable);
             return this;
         }
 

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.api;
 
+import dev.rendezvous.service.db.DatabaseUnavailable;
 import dev.rendezvous.service.validation.InvalidInputException;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.DecodeException;
@@ -16,6 +17,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class ErrorReplies {
   private static final Logger LOG = LoggerFactory.getLogger(ErrorReplies.class);
+
+  /** What a client is told to wait when the database is down: the supervisor restarts an embedded one in ~1–3 s. */
+  static final int RETRY_AFTER_SECONDS = 2;
 
   private ErrorReplies() {}
 
@@ -56,6 +60,9 @@ public final class ErrorReplies {
   public static void handle(RoutingContext ctx) {
     Throwable t = ctx.failure();
     if (t instanceof ApiError e) {
+      if (e.status() == 503) {
+        ctx.response().putHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+      }
       send(ctx, e.status(), e.field(), e.getMessage(), e.extra());
     } else if (t instanceof InvalidInputException e) {
       send(ctx, 400, e.field(), e.reason());
@@ -64,6 +71,10 @@ public final class ErrorReplies {
     } else if (t instanceof HttpException e) {
       int s = e.getStatusCode();
       send(ctx, s, s == 413 ? "body" : null, s == 413 ? "is larger than the limit" : statusText(s));
+    } else if (t != null && DatabaseUnavailable.is(t)) {
+      LOG.atWarn().addKeyValue("path", ctx.normalizedPath()).log("database unavailable: " + t);
+      ctx.response().putHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+      send(ctx, 503, null, "the database is unavailable; retry later");
     } else if (t == null) {
       int s = ctx.statusCode() > 0 ? ctx.statusCode() : 500;
       send(ctx, s, s == 413 ? "body" : null, s == 413 ? "is larger than the limit" : statusText(s));

@@ -53,6 +53,8 @@ public final class BrainConsumer implements AutoCloseable {
         .topics(TOPICS)
         .orderAcrossTopics()
         .batchHandler(this::dispatch, MAX_BATCH)
+        // the database down or restarting: the events wait on the bus until it is back, never skipped
+        .retryWithoutLimitWhen(dev.rendezvous.service.db.DatabaseUnavailable::is)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
     monitor.start(monitorIntervalMillis);

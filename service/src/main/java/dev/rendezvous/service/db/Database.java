@@ -15,7 +15,9 @@ public final class Database {
     PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(256).setCachePreparedStatements(true)
         .setPreparedStatementCacheMaxSize(512);
     return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(maxSize).setShared(false))
+        .with(new PoolOptions().setMaxSize(maxSize).setShared(false)
+            // a request waits at most this for a connection; then it is answered 503 (DatabaseUnavailable)
+            .setConnectionTimeout(5).setConnectionTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS))
         .connectingTo(connect)
         .using(vertx)
         .build();

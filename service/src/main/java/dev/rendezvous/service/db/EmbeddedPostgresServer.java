@@ -30,14 +30,18 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   private static final String OWNER_FILE = "rendezvous-owner.pid";
   private static final Duration ORPHAN_STOP_WAIT = Duration.ofSeconds(30);
 
-  private final EmbeddedPostgres postgres;
   private final Path dataDir;
-  private final Process watchdog;
+  private final boolean durable;
+  private final int port;
+  private volatile EmbeddedPostgres postgres;
+  private volatile Process watchdog;
   private volatile boolean closed;
 
-  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDir, Process watchdog) {
+  private EmbeddedPostgresServer(EmbeddedPostgres postgres, Path dataDir, boolean durable, Process watchdog) {
     this.postgres = postgres;
     this.dataDir = dataDir;
+    this.durable = durable;
+    this.port = postgres.getPort();
     this.watchdog = watchdog;
   }
 
@@ -52,20 +56,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     stopOrphan(dataDir);
     EmbeddedPostgres pg;
     try {
-      EmbeddedPostgres.Builder b =
-          EmbeddedPostgres.builder()
-              .setDataDirectory(dataDir)
-              .setCleanDataDirectory(false)
-              .setRegisterShutdownHook(false)
-              .setPGStartupWait(Duration.ofSeconds(60))
-              .setServerConfig("max_connections", "200")
-              .setServerConfig("listen_addresses", "127.0.0.1");
-      if (durable) {
-        b.setServerConfig("fsync", "on")
-            .setServerConfig("synchronous_commit", "on")
-            .setServerConfig("full_page_writes", "on");
-      }
-      pg = b.start();
+      pg = builder(dataDir, durable).start();
     } catch (IOException | RuntimeException e) {
       Optional<Long> holder = livePostmaster(dataDir);
       if (holder.isPresent() || String.valueOf(e.getMessage()).contains("could not lock")) {
@@ -77,18 +68,66 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
           + "). As root it needs user namespaces (`unshare -U true` must work);"
           + " otherwise run as a normal user or set RDV_DATABASE_URL to an external server.", e);
     }
-    long self = ProcessHandle.current().pid();
-    Files.writeString(dataDir.resolve(OWNER_FILE), Long.toString(self), StandardCharsets.US_ASCII);
-    Process watchdog = null;
-    Optional<Long> postmaster = livePostmaster(dataDir);
-    if (postmaster.isPresent()) {
-      watchdog = startWatchdog(self, postmaster.get(), dataDir);
-    } else {
-      LOG.warn("embedded PostgreSQL started but {} names no live process: no watchdog", dataDir.resolve("postmaster.pid"));
-    }
+    Process watchdog = ownAndWatch(dataDir);
     LOG.info("embedded PostgreSQL on port {} ({}), data {}", pg.getPort(), durable ? "durable: fsync and synchronous commit on"
         : "RELAXED durability: fsync off, a machine crash can lose committed data", dataDir);
-    return new EmbeddedPostgresServer(pg, dataDir, watchdog);
+    return new EmbeddedPostgresServer(pg, dataDir, durable, watchdog);
+  }
+
+  private static EmbeddedPostgres.Builder builder(Path dataDir, boolean durable) {
+    EmbeddedPostgres.Builder b = EmbeddedPostgres.builder()
+        .setDataDirectory(dataDir)
+        .setCleanDataDirectory(false)
+        .setRegisterShutdownHook(false)
+        .setPGStartupWait(Duration.ofSeconds(60))
+        .setServerConfig("max_connections", "200")
+        .setServerConfig("listen_addresses", "127.0.0.1");
+    if (durable) {
+      b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").setServerConfig("full_page_writes", "on");
+    }
+    return b;
+  }
+
+  /** Records this JVM as the server's owner and starts the watchdog on the running postmaster. */
+  private static Process ownAndWatch(Path dataDir) throws IOException {
+    long self = ProcessHandle.current().pid();
+    Files.writeString(dataDir.resolve(OWNER_FILE), Long.toString(self), StandardCharsets.US_ASCII);
+    Optional<Long> postmaster = livePostmaster(dataDir);
+    if (postmaster.isEmpty()) {
+      LOG.warn("embedded PostgreSQL started but {} names no live process: no watchdog", dataDir.resolve("postmaster.pid"));
+      return null;
+    }
+    return startWatchdog(self, postmaster.get(), dataDir);
+  }
+
+  /**
+   * When the server died under us (killed, crashed), starts it again on the same port and data directory: the
+   * pool's connections then reconnect by themselves, and PostgreSQL's crash recovery replays its WAL, so nothing
+   * committed is lost. Blocking; returns whether a restart happened. A failed attempt is retried at the next call.
+   */
+  public synchronized boolean restartIfDead() throws IOException {
+    if (closed || livePostmaster(dataDir).isPresent()) {
+      return false;
+    }
+    LOG.warn("the embedded PostgreSQL on port {} is gone: starting it again", port);
+    stopWatchdog();
+    try {
+      postgres.close(); // releases its lock on the data directory; stopping the dead server fails quietly
+    } catch (IOException | RuntimeException ignored) {
+      // already dead
+    }
+    postgres = builder(dataDir, durable).setPort(port).start();
+    watchdog = ownAndWatch(dataDir);
+    LOG.info("embedded PostgreSQL back on port {}", port);
+    return true;
+  }
+
+  private void stopWatchdog() {
+    Process w = watchdog;
+    if (w != null) {
+      w.descendants().forEach(ProcessHandle::destroy);
+      w.destroy();
+    }
   }
 
   /**
@@ -174,7 +213,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   public int port() {
-    return postgres.getPort();
+    return port;
   }
 
   /** The postmaster's pid while it runs (the crash tests kill it). */
@@ -184,7 +223,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
 
   /** The watchdog's pid, if one runs (tests kill it to leave a true orphan behind). */
   Optional<Long> watchdogPid() {
-    return watchdog == null ? Optional.empty() : Optional.of(watchdog.pid());
+    Process w = watchdog;
+    return w == null ? Optional.empty() : Optional.of(w.pid());
   }
 
   /** URI for the reactive client, e.g. postgresql://postgres@127.0.0.1:5432/postgres. */
@@ -198,10 +238,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
       return;
     }
     closed = true;
-    if (watchdog != null) {
-      watchdog.descendants().forEach(ProcessHandle::destroy);
-      watchdog.destroy();
-    }
+    stopWatchdog();
     try {
       postgres.close();
     } catch (IOException e) {
