@@ -21,6 +21,7 @@ public record AppConfig(
     String databaseUrl,
     String agentTokenSecret,
     boolean durable,
+    java.time.Duration eventsRetention,
     Path agentJar,
     List<String> gatewayFlags,
     long pressureBacklogEvents,
@@ -99,10 +100,18 @@ public record AppConfig(
     }
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
         s.string("agent-token-secret", null), durability.equals("durable"),
+        java.time.Duration.ofDays(nonNegative("events-retention-days", s.integer("events-retention-days", 90))),
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
         gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service);
     s.rejectUnknown();
     return c;
+  }
+
+  private static int nonNegative(String name, int v) {
+    if (v < 0) {
+      throw new IllegalArgumentException(name + " must be 0 (keep forever) or more, got " + v);
+    }
+    return v;
   }
 
   /** Flag or RDV_ environment variable, remembering which flags were read so typos are refused. */

@@ -155,6 +155,8 @@ public final class Rendezvous implements AutoCloseable {
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
       opened.push(relay::stop);
+      new dev.rendezvous.service.repo.RetentionSweeper(pool, TopicSetup.RETENTION, c.eventsRetention())
+          .start(vertx, java.time.Duration.ofHours(1));
       // Closed first to last: stop consuming, stop relaying, then flush the producer.
       List<AutoCloseable> busClients;
       GatewayConfig gatewayConfig = gatewayConfig(c, env);

@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /** Creates the project's topics and tells whether the bus is usable. */
 public final class TopicSetup {
+    /** How long every project topic keeps records (a replay window; the brain's ledger keeps ids a day longer). */
+    public static final Duration RETENTION = Duration.ofDays(7);
+
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicSetup.class);
 
@@ -54,7 +57,8 @@ public final class TopicSetup {
             List<NewTopic> missing = new ArrayList<>();
             for (String topic : topics) {
                 if (!existing.contains(topic)) {
-                    missing.add(new NewTopic(topic, partitions, replication));
+                    missing.add(new NewTopic(topic, partitions, replication)
+                            .configs(Map.of("retention.ms", Long.toString(RETENTION.toMillis()))));
                 }
             }
             if (!missing.isEmpty()) {
