@@ -106,7 +106,10 @@ public final class Gateway {
      */
     public static HttpServerOptions serverOptions(HttpServerOptions options, GatewayConfig config) {
         int frameLimit = (int) Math.min(Integer.MAX_VALUE, 2L * config.maxBodyBytes());
-        return options.setMaxWebSocketFrameSize(frameLimit).setMaxWebSocketMessageSize(frameLimit);
+        // a connection silent for longer than any held poll or two missed heartbeats is a dead or hostile one
+        long idle = Math.max(config.longPollMax().toSeconds(), 2 * config.heartbeat().toSeconds()) + 30;
+        return options.setMaxWebSocketFrameSize(frameLimit).setMaxWebSocketMessageSize(frameLimit)
+                .setIdleTimeout((int) idle).setIdleTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS);
     }
 
     public GatewayConfig config() {
