@@ -81,11 +81,20 @@ public final class BrainBench {
         steps.started().get(30, TimeUnit.SECONDS);
         Brain brain = new Brain(vertx, pool, brainProducer, ServiceConfig.BrainSettings.defaults().domainConfig(),
             Clock.systemUTC());
-        brain.listener((key, eventId, written, pushed) -> {
-          Long t0 = eventId == null ? null : SENT.remove(eventId);
-          if (t0 != null) {
-            COMMITS.incrementAndGet(); // only the bench's own events (not the monitor's passes)
-            toCommit.add(System.nanoTime() - t0);
+        brain.listener(new Brain.Listener() {
+          @Override
+          public void committed(dev.rendezvous.service.brain.WorkKey key, String eventId, int written, int pushed) {
+          }
+
+          @Override
+          public void eventsCommitted(dev.rendezvous.service.brain.WorkKey key, List<String> eventIds) {
+            for (String id : eventIds) { // a batched unit commits several of the bench's events at once
+              Long t0 = SENT.remove(id);
+              if (t0 != null) {
+                COMMITS.incrementAndGet(); // only the bench's own events (not the monitor's passes)
+                toCommit.add(System.nanoTime() - t0);
+              }
+            }
           }
         });
         try (BrainConsumer consumer = new BrainConsumer(brain, vertx, bootstrap, 5000)) {

@@ -61,6 +61,10 @@ public final class Brain {
   public interface Listener {
     void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed);
 
+    /** Every bus event a committed unit applied (a batch has several; {@link #committed} names the last). */
+    default void eventsCommitted(WorkKey key, List<String> eventIds) {
+    }
+
     /** The hosts whose rows the unit wrote, right after its commit. */
     default void hostsWritten(WorkKey key, java.util.Collection<UUID> hosts) {
     }
@@ -264,6 +268,9 @@ public final class Brain {
           publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
+          if (!eventIds.isEmpty()) {
+            listener.eventsCommitted(key, eventIds);
+          }
           listener.hostsWritten(key, w.writes().keySet());
           askForPreparation(after.cluster());
           if (w.othersMayBeStale()) {
