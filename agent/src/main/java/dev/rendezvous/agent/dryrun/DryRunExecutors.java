@@ -21,7 +21,7 @@ import java.util.zip.GZIPOutputStream;
  * Canned answers for every step a discovery / install flow sends, for load tests (swarms of agents in
  * one JVM). Simulated, not measured: connectivity to every requested address succeeds (0 % loss,
  * 0.3 ms, L2 answered by the requested MAC), every requested NTP source is synced, every domain
- * resolves, the disk is fast (2 ms), every image pulls. Non-blocking except logs-gather, which uploads a
+ * resolves (except the wildcard probe, as on a correctly configured DNS), the disk is fast (2 ms), every image pulls. Non-blocking except logs-gather, which uploads a
  * small real gzip file through the gateway's logs API.
  */
 public final class DryRunExecutors {
@@ -123,6 +123,11 @@ public final class DryRunExecutors {
     StepModels.DomainResolutionRequest req = WireJson.read(step.arg(0), StepModels.DomainResolutionRequest.class);
     List<StepModels.DomainResolution> out = new ArrayList<>();
     for (StepModels.DomainName d : req.domains() == null ? List.<StepModels.DomainName>of() : req.domains()) {
+      if (d.domainName().startsWith("validateNoWildcardDNS.")) {
+        // the wildcard probe: a correct DNS has no wildcard record, so it does not resolve
+        out.add(new StepModels.DomainResolution(d.domainName(), List.of(), List.of(), List.of()));
+        continue;
+      }
       String ip = Ipv4Network.toDotted(host.network().network() + 2 + Math.floorMod(d.domainName().hashCode(), 8));
       out.add(new StepModels.DomainResolution(d.domainName(), List.of(ip), List.of(), List.of()));
     }

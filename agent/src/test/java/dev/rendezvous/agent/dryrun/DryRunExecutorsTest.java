@@ -47,4 +47,13 @@ class DryRunExecutorsTest {
     List<String> free = nets.get(0).freeAddresses();
     assertTrue(!free.contains("10.0.0.15") && free.contains("10.0.0.16") && !free.contains("10.0.0.1"));
   }
+
+  @Test
+  void theClusterNamesResolveAndTheWildcardProbeDoesNot() {
+    var out = DryRunExecutors.domains(host, new Step("domain-resolution", "d", List.of("{\"domains\":["
+        + "{\"domain_name\":\"api.sw1.example.com\"},{\"domain_name\":\"validateNoWildcardDNS.sw1.example.com\"}]}")));
+    StepModels.DomainResolutionResponse r = WireJson.read(out.output(), StepModels.DomainResolutionResponse.class);
+    assertEquals(1, r.resolutions().get(0).ipv4Addresses().size(), "api resolves");
+    assertTrue(r.resolutions().get(1).ipv4Addresses().isEmpty(), "no wildcard record");
+  }
 }
