@@ -1,0 +1,238 @@
+package dev.rendezvous.agent.fleet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.rendezvous.agent.AgentConfig;
+import dev.rendezvous.agent.AgentSwarm;
+import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A fleet of dry-run clusters driven through the user API as a user would: N clusters (single node when a cluster
+ * has one host, else three masters and the rest workers), each with an infra-env whose agent token a swarm of M
+ * dry-run agents uses; then, with {@code install}, each cluster is installed as soon as it is ready. Progress is
+ * printed as clusters and hosts by status; the report says how long each milestone took.
+ *
+ * <p>Blocking (user API calls with the JDK client): run it from a main thread, never an event loop. The agents
+ * themselves run on the given Vert.x.
+ */
+public final class FleetSwarm {
+  /** What to drive. */
+  public record Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install,
+      String prefix, String transport, Duration timeout, Duration reportEvery) {
+    public Config {
+      if (clusters < 1) {
+        throw new IllegalArgumentException("clusters must be at least 1, got " + clusters);
+      }
+      if (hostsPerCluster < 1 || hostsPerCluster == 2) {
+        throw new IllegalArgumentException("hosts-per-cluster must be 1 (single node) or 3 and more, got " + hostsPerCluster);
+      }
+      if (!prefix.matches("[a-z][-a-z0-9]{0,30}")) {
+        throw new IllegalArgumentException("prefix must be lower-case letters, digits and '-', got '" + prefix + "'");
+      }
+    }
+  }
+
+  /** How it went: when each milestone was reached (seconds from the start, -1 if not), and the final counts. */
+  public record Report(double allRegisteredSeconds, double allReadySeconds, double allDoneSeconds,
+      Map<String, Integer> clustersByStatus, List<String> clusterIds, List<Double> installSeconds) {
+    public boolean allInstalled() {
+      return clustersByStatus.getOrDefault("installed", 0) == clusterIds.size();
+    }
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String PULL_SECRET = "{\"auths\":{\"cloud.openshift.com\":{\"auth\":\"ZHJ5OnJ1bg==\",\"email\":\"dry@run\"}}}";
+  private final Config config;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private final PrintStream out;
+
+  public FleetSwarm(Config config, PrintStream out) {
+    this.config = config;
+    this.out = out;
+  }
+
+  public Report run(Vertx vertx) throws IOException, InterruptedException {
+    long t0 = System.nanoTime();
+    List<String> clusterIds = new ArrayList<>();
+    List<AgentSwarm> swarms = new ArrayList<>();
+    try {
+      for (int i = 0; i < config.clusters(); i++) {
+        String name = config.prefix() + "-" + i;
+        String clusterId = createCluster(name);
+        String[] ie = createInfraEnv(name + "-ie", clusterId);
+        clusterIds.add(clusterId);
+        List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie[0], "--dry-run",
+            "--swarm", Integer.toString(config.hostsPerCluster())));
+        if (config.transport() != null) {
+          args.addAll(List.of("--transport", config.transport()));
+        }
+        AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new), Map.of("RDV_AGENT_TOKEN", ie[1]));
+        swarms.add(AgentSwarm.start(vertx, agents, config.hostsPerCluster()));
+      }
+      out.printf("fleet: %d clusters x %d hosts created at %s (%.1f s)%n", config.clusters(), config.hostsPerCluster(),
+          config.url(), seconds(t0));
+      return follow(t0, clusterIds);
+    } finally {
+      for (AgentSwarm s : swarms) {
+        s.stop().toCompletionStage().toCompletableFuture().join();
+      }
+    }
+  }
+
+  private Report follow(long t0, List<String> clusterIds) throws IOException, InterruptedException {
+    Set<String> ours = new HashSet<>(clusterIds);
+    Set<String> installRequested = new HashSet<>();
+    Map<String, Long> installStarted = new LinkedHashMap<>();
+    Map<String, Double> installTook = new LinkedHashMap<>();
+    double registered = -1;
+    double ready = -1;
+    double done = -1;
+    long deadline = System.nanoTime() + config.timeout().toNanos();
+    long nextReport = 0;
+    Map<String, Integer> clusters = new TreeMap<>();
+    while (System.nanoTime() < deadline) {
+      clusters.clear();
+      Map<String, Integer> hosts = new TreeMap<>();
+      int hostCount = 0;
+      int readyOrBeyond = 0;
+      for (JsonNode c : get("/clusters?with_hosts=true")) {
+        String id = c.path("id").asText();
+        if (!ours.contains(id)) {
+          continue;
+        }
+        String status = c.path("status").asText();
+        clusters.merge(status, 1, Integer::sum);
+        for (JsonNode h : c.path("hosts")) {
+          hosts.merge(h.path("status").asText(), 1, Integer::sum);
+          hostCount++;
+        }
+        if (!Set.of("insufficient", "pending-for-input", "adding-hosts").contains(status)) {
+          readyOrBeyond++;
+        }
+        if (config.install() && status.equals("ready") && installRequested.add(id)) {
+          post("/clusters/" + id + "/actions/install", null);
+          installStarted.put(id, System.nanoTime());
+        }
+        if ((status.equals("installed") || status.equals("error")) && installStarted.containsKey(id)
+            && !installTook.containsKey(id)) {
+          installTook.put(id, (System.nanoTime() - installStarted.get(id)) / 1e9);
+        }
+      }
+      if (registered < 0 && hostCount == config.clusters() * config.hostsPerCluster()) {
+        registered = seconds(t0);
+      }
+      if (ready < 0 && readyOrBeyond == config.clusters()) {
+        ready = seconds(t0);
+      }
+      int finished = config.install() ? clusters.getOrDefault("installed", 0) + clusters.getOrDefault("error", 0)
+          : clusters.getOrDefault("ready", 0);
+      if (System.nanoTime() >= nextReport || finished == config.clusters()) {
+        out.printf("t=%6.1f s  clusters %s  hosts %s%n", seconds(t0), clusters, hosts);
+        nextReport = System.nanoTime() + config.reportEvery().toNanos();
+      }
+      if (finished == config.clusters()) {
+        done = seconds(t0);
+        break;
+      }
+      Thread.sleep(500);
+    }
+    List<Double> took = new ArrayList<>(installTook.values());
+    took.sort(Double::compare);
+    Report r = new Report(registered, ready, done, Map.copyOf(clusters), List.copyOf(clusterIds), List.copyOf(took));
+    out.printf("fleet: all hosts registered %s, all clusters ready %s, %s %s%n", at(registered), at(ready),
+        config.install() ? "all installed or failed" : "all ready", at(done));
+    if (!took.isEmpty()) {
+      out.printf("fleet: install duration per cluster p50 %.1f s, max %.1f s (%d clusters)%n",
+          took.get(took.size() / 2), took.get(took.size() - 1), took.size());
+    }
+    return r;
+  }
+
+  private static String at(double s) {
+    return s < 0 ? "not reached" : String.format("at %.1f s", s);
+  }
+
+  private String createCluster(String name) throws IOException, InterruptedException {
+    ObjectNode c = JSON.createObjectNode().put("name", name).put("openshift_version", "4.18")
+        .put("base_dns_domain", "example.com").put("pull_secret", PULL_SECRET);
+    if (config.hostsPerCluster() == 1) {
+      c.put("high_availability_mode", "None");
+    } else {
+      // dry-run hosts live in 10.200.0.0/16 from .10 up; the VIPs sit at the top of that network
+      c.putArray("api_vips").addObject().put("ip", "10.200.255.1");
+      c.putArray("ingress_vips").addObject().put("ip", "10.200.255.2");
+    }
+    return post("/clusters", c).path("id").asText();
+  }
+
+  /** Its id and the agent token its discovery image carries (the {@code api_key} of its download URL). */
+  private String[] createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
+    JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
+        .put("pull_secret", PULL_SECRET));
+    String url = ie.path("download_url").asText();
+    String query = URI.create(url).getRawQuery();
+    for (String kv : query == null ? new String[0] : query.split("&")) {
+      if (kv.startsWith("api_key=")) {
+        return new String[] {ie.path("id").asText(), URLDecoder.decode(kv.substring(8), StandardCharsets.UTF_8)};
+      }
+    }
+    throw new IOException("infra-env " + ie.path("id").asText() + " has no api_key in its download_url: " + url);
+  }
+
+  private JsonNode get(String path) throws IOException, InterruptedException {
+    return send(HttpRequest.newBuilder(api(path)).GET());
+  }
+
+  private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(api(path));
+    if (body == null) {
+      b.POST(HttpRequest.BodyPublishers.noBody());
+    } else {
+      b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
+    }
+    return send(b);
+  }
+
+  private URI api(String path) {
+    return URI.create(config.url().replaceAll("/+$", "") + "/api/assisted-install/v2" + path);
+  }
+
+  private JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
+    if (config.userToken() != null) {
+      b.header("Authorization", "Bearer " + config.userToken());
+    }
+    HttpRequest req = b.timeout(Duration.ofSeconds(30)).build();
+    for (int attempt = 1; ; attempt++) {
+      HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)
+        Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
+        continue;
+      }
+      if (r.statusCode() >= 300) {
+        throw new IOException(req.method() + " " + req.uri().getPath() + " answered " + r.statusCode() + ": " + r.body());
+      }
+      return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
+    }
+  }
+
+  private static double seconds(long t0) {
+    return (System.nanoTime() - t0) / 1e9;
+  }
+}

@@ -1,0 +1,78 @@
+package dev.rendezvous.agent.fleet;
+
+import io.vertx.core.Vertx;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * {@code ./rendezvous swarm --clusters=N --hosts-per-cluster=M [--install] [--url=...]}: drives a fleet of dry-run
+ * clusters through a running Rendezvous (see {@link FleetSwarm}). Exit 0 when every cluster got where it was sent.
+ */
+public final class FleetSwarmMain {
+  private FleetSwarmMain() {}
+
+  public static void main(String[] argv) throws Exception {
+    Map<String, String> f = new HashMap<>();
+    for (String a : argv) {
+      if (!a.startsWith("--")) {
+        usage("unexpected argument '" + a + "'");
+      }
+      int eq = a.indexOf('=');
+      f.put(eq < 0 ? a.substring(2) : a.substring(2, eq), eq < 0 ? "true" : a.substring(eq + 1));
+    }
+    for (String k : f.keySet()) {
+      if (!java.util.Set.of("url", "token-file", "clusters", "hosts-per-cluster", "install", "prefix", "transport",
+          "timeout-seconds", "help").contains(k)) {
+        usage("unknown flag --" + k);
+      }
+    }
+    if (f.containsKey("help")) {
+      usage(null);
+    }
+    String token = System.getenv("RDV_USER_TOKEN");
+    Path tokenFile = Path.of(f.getOrDefault("token-file", "data/admin-token"));
+    if (token == null && Files.exists(tokenFile)) {
+      token = Files.readString(tokenFile).strip();
+    }
+    FleetSwarm.Config config;
+    try {
+      config = new FleetSwarm.Config(f.getOrDefault("url", "http://127.0.0.1:8090"), token,
+          Integer.parseInt(f.getOrDefault("clusters", "3")), Integer.parseInt(f.getOrDefault("hosts-per-cluster", "3")),
+          Boolean.parseBoolean(f.getOrDefault("install", "false")), f.getOrDefault("prefix", "swarm"),
+          f.get("transport"), Duration.ofSeconds(Long.parseLong(f.getOrDefault("timeout-seconds", "1800"))),
+          Duration.ofSeconds(5));
+    } catch (IllegalArgumentException e) {
+      usage(e.getMessage());
+      return;
+    }
+    // thousands of agents in one process: their own chatter would drown the progress lines
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.rendezvous.agent"))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
+    Vertx vertx = Vertx.vertx();
+    FleetSwarm.Report report;
+    try {
+      report = new FleetSwarm(config, System.out).run(vertx);
+    } finally {
+      vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+    boolean ok = config.install() ? report.allInstalled()
+        : report.clustersByStatus().getOrDefault("ready", 0) == config.clusters();
+    System.exit(ok ? 0 : 1);
+  }
+
+  private static void usage(String problem) {
+    if (problem != null) {
+      System.err.println("swarm: " + problem);
+    }
+    System.err.println("""
+        usage: ./rendezvous swarm [--clusters=3] [--hosts-per-cluster=3] [--install] [--url=http://127.0.0.1:8090]
+                                  [--token-file=data/admin-token | RDV_USER_TOKEN] [--prefix=swarm] [--transport=ws|poll]
+                                  [--timeout-seconds=1800]
+          creates the clusters and their infra-envs through the user API, runs that many dry-run agents per cluster
+          in this process, installs each cluster once ready (with --install), and prints progress""");
+    System.exit(problem == null ? 0 : 2);
+  }
+}
