@@ -40,8 +40,10 @@ public final class FleetSwarm {
       if (clusters < 1) {
         throw new IllegalArgumentException("clusters must be at least 1, got " + clusters);
       }
-      if (hostsPerCluster < 1 || hostsPerCluster == 2) {
-        throw new IllegalArgumentException("hosts-per-cluster must be 1 (single node) or 3 and more, got " + hostsPerCluster);
+      // upstream's shapes: one node, three masters, or three masters and at least two workers (one worker is refused)
+      if (hostsPerCluster < 1 || hostsPerCluster == 2 || hostsPerCluster == 4) {
+        throw new IllegalArgumentException("hosts-per-cluster must be 1 (single node), 3 (three masters) or 5 and more"
+            + " (three masters, the rest workers), got " + hostsPerCluster);
       }
       if (!prefix.matches("[a-z][-a-z0-9]{0,30}")) {
         throw new IllegalArgumentException("prefix must be lower-case letters, digits and '-', got '" + prefix + "'");

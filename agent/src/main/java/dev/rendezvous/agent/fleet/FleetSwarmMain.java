@@ -68,7 +68,7 @@ public final class FleetSwarmMain {
       System.err.println("swarm: " + problem);
     }
     System.err.println("""
-        usage: ./rendezvous swarm [--clusters=3] [--hosts-per-cluster=3] [--install] [--url=http://127.0.0.1:8090]
+        usage: ./rendezvous swarm [--clusters=3] [--hosts-per-cluster=3 (1, 3 or 5+)] [--install] [--url=http://127.0.0.1:8090]
                                   [--token-file=data/admin-token | RDV_USER_TOKEN] [--prefix=swarm] [--transport=ws|poll]
                                   [--timeout-seconds=1800]
           creates the clusters and their infra-envs through the user API, runs that many dry-run agents per cluster

@@ -1,0 +1,45 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.agent.fleet.FleetSwarm;
+import io.vertx.core.Vertx;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Dry-run agents alone drive clusters through the real program, as {@code ./rendezvous swarm} does: clusters and
+ * infra-envs made through the user API, agents registering with the infra-env's token from its download URL,
+ * validations passing, every cluster ready.
+ */
+class SwarmTest {
+  private final Rendezvous system = TestSystem.shared();
+
+  private FleetSwarm.Report run(String prefix, int clusters, int hosts, boolean install, ByteArrayOutputStream out)
+      throws Exception {
+    String token = java.nio.file.Files.readString(system.adminTokenFile()).strip();
+    FleetSwarm.Config config = new FleetSwarm.Config("http://127.0.0.1:" + system.config().apiPort(), token, clusters,
+        hosts, install, prefix, null, Duration.ofSeconds(install ? 240 : 90), Duration.ofSeconds(5));
+    Vertx vertx = Vertx.vertx();
+    try {
+      return new FleetSwarm(config, new PrintStream(out, true, StandardCharsets.UTF_8)).run(vertx);
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void dryRunAgentsBringHighlyAvailableAndSingleNodeClustersToReady() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FleetSwarm.Report ha = run("swarm-ha", 2, 5, false, out);
+    assertEquals(2, ha.clustersByStatus().getOrDefault("ready", 0), out.toString(StandardCharsets.UTF_8));
+    assertTrue(ha.allReadySeconds() > 0);
+    FleetSwarm.Report sno = run("swarm-sno", 2, 1, false, out);
+    assertEquals(2, sno.clustersByStatus().getOrDefault("ready", 0), out.toString(StandardCharsets.UTF_8));
+  }
+}
