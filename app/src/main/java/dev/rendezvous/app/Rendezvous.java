@@ -151,7 +151,10 @@ public final class Rendezvous implements AutoCloseable {
           .installation(new InstallFilesApi(pool, brain.brain(), generator.name()),
               new InstallReportsApi(pool, brain.brain(), publisher, c.service().logsBodyLimitBytes(),
                   Files.createDirectories(c.dataDir().resolve("uploads")).toString()),
-              new AgentOrUserAuth(userAuth, agentSecret, pool));
+              new AgentOrUserAuth(userAuth, agentSecret, pool))
+          .catalog(new dev.rendezvous.service.api.CatalogApi(pool, catalog, c.service().domainConfig().hardware(),
+              java.util.Objects.requireNonNullElse(Rendezvous.class.getPackage().getImplementationVersion(), "0.1.0"),
+              List.of()));
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
       opened.push(relay::stop);

@@ -55,6 +55,7 @@ public final class RestApi {
   private final ClusterParams clusterParams;
   private final InfraEnvParams infraEnvParams;
   private final Function<InfraEnvRow, String> downloadUrl;
+  private CatalogApi catalogApi;
   private final long bodyLimitBytes;
   private final BusPublisher bus;
   private final Brain brain;
@@ -98,6 +99,12 @@ public final class RestApi {
     this.installFiles = files;
     this.installReports = reports;
     this.agentOrUser = agentOrUser;
+    return this;
+  }
+
+  /** The reference endpoints, preflight requirements and UI settings (mounted with the user routes). */
+  public RestApi catalog(CatalogApi catalogApi) {
+    this.catalogApi = catalogApi;
     return this;
   }
 
@@ -146,6 +153,10 @@ public final class RestApi {
     router.delete(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::deleteHost);
     router.get(b + "/events").handler(this::listEvents);
     router.get(b + "/openshift-versions").handler(this::openshiftVersions);
+    router.get(b + "/infra-envs/:infra_env_id/downloads/image-url").handler(this::imageUrl);
+    if (catalogApi != null) {
+      catalogApi.mount(router);
+    }
     if (installFiles != null) {
       installFiles.mountUserRoutes(router);
       installReports.mountUserRoutes(router);
@@ -379,6 +390,19 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "infra_env_id");
       return infraEnv(t, id).map(r -> ApiViews.infraEnv(r, downloadUrl.apply(r)));
+    });
+  }
+
+  /**
+   * upstream's presigned-url: our ISO URLs carry the infra-env's agent token, valid until its signing key changes,
+   * so there is no expiry to give: {@code expires_at} is the zero time, as upstream answers for unsigned URLs.
+   */
+  private void imageUrl(RoutingContext ctx) {
+    handle(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "infra_env_id");
+      return infraEnv(t, id).map(r -> new JsonObject().put("url", downloadUrl.apply(r))
+          .put("expires_at", "0001-01-01T00:00:00.000Z"));
     });
   }
 

@@ -1,0 +1,90 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.service.auth.TokenStore;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The calls upstream's UI makes before its first screens (they answered 404 before), with upstream's shapes:
+ * supported operators, component versions, managed domains, support levels, the ISO's image URL, a cluster's
+ * preflight requirements, and its UI settings (kept per cluster and tenant).
+ */
+class UiPathsTest {
+  private final Rendezvous system = TestSystem.shared();
+  private final Api api = TestSystem.admin();
+
+  @Test
+  void referenceEndpointsAnswerWithUpstreamsShapes() {
+    JsonArray operators = api.get("/supported-operators").array();
+    assertTrue(operators.contains("lvm") && operators.contains("odf") && operators.contains("cnv"), operators.encode());
+    assertEquals(200, api.get("/supported-operators/lso").status());
+    Api.Reply unknown = api.get("/supported-operators/no-such-operator");
+    assertEquals(404, unknown.status());
+    assertEquals("operator_name", unknown.json().getString("field"));
+
+    JsonObject versions = api.get("/component-versions").json();
+    assertTrue(versions.getJsonObject("versions").containsKey("assisted-installation-service"), versions.encode());
+    assertEquals(new JsonArray(), api.get("/domains").array(), "no managed domains unless configured");
+    assertEquals(new JsonArray(), api.get("/operators/bundles").array());
+    assertTrue(api.get("/release-sources").array().size() >= 1);
+
+    JsonObject features = api.get("/support-levels/features?openshift_version=4.18").json().getJsonObject("features");
+    assertEquals("supported", features.getString("SNO"));
+    assertEquals("dev-preview", features.getString("LVM"));
+    Api.Reply noVersion = api.get("/support-levels/features");
+    assertEquals(400, noVersion.status());
+    assertEquals("openshift_version", noVersion.json().getString("field"));
+    assertEquals(400, api.get("/support-levels/architectures?openshift_version=1.0").status());
+    JsonObject arch = api.get("/support-levels/architectures?openshift_version=4.18").json().getJsonObject("architectures");
+    assertEquals("supported", arch.getString("x86_64"));
+  }
+
+  @Test
+  void preflightRequirementsFollowTheClusterShape() {
+    String ha = api.post("/clusters", Api.cluster("preflight-ha")).json().getString("id");
+    String sno = api.post("/clusters", Api.cluster("preflight-sno").put("high_availability_mode", "None")).json()
+        .getString("id");
+    JsonObject haOcp = api.get("/clusters/" + ha + "/preflight-requirements").json().getJsonObject("ocp");
+    JsonObject snoOcp = api.get("/clusters/" + sno + "/preflight-requirements").json().getJsonObject("ocp");
+    JsonObject haMaster = haOcp.getJsonObject("master").getJsonObject("quantitative");
+    assertTrue(haMaster.getInteger("cpu_cores") > 0 && haMaster.getLong("ram_mib") > 0 && haMaster.getLong("disk_size_gb") > 0,
+        haMaster.encode());
+    assertTrue(haMaster.containsKey("network_latency_threshold_ms"), "HA masters have a latency bound");
+    assertTrue(!snoOcp.getJsonObject("master").getJsonObject("quantitative").containsKey("network_latency_threshold_ms"),
+        "a single node has no peers to measure: " + snoOcp.encode());
+    assertTrue(haOcp.containsKey("arbiter") && !snoOcp.containsKey("arbiter"));
+    assertEquals(404, api.get("/clusters/00000000-0000-0000-0000-000000000000/preflight-requirements").status());
+  }
+
+  @Test
+  void uiSettingsAreKeptPerClusterAndTenant() throws Exception {
+    String id = api.post("/clusters", Api.cluster("ui-settings")).json().getString("id");
+    assertEquals("\"\"", api.get("/clusters/" + id + "/ui-settings").body(), "empty until set");
+    String settings = "{\"addCustomManifests\":true}";
+    Api.Reply put = api.put("/clusters/" + id + "/ui-settings", io.vertx.core.json.Json.encode(settings));
+    assertEquals(200, put.status(), put.toString());
+    assertEquals(settings, io.vertx.core.json.Json.decodeValue(api.get("/clusters/" + id + "/ui-settings").body()));
+    // a UI that sends an object gets its text back
+    assertEquals(200, api.put("/clusters/" + id + "/ui-settings", new JsonObject().put("a", 1)).status());
+    assertEquals("{\"a\":1}", io.vertx.core.json.Json.decodeValue(api.get("/clusters/" + id + "/ui-settings").body()));
+    assertEquals(400, api.call("PUT", "/clusters/" + id + "/ui-settings", "{not json").status());
+
+    Api other = new Api(system.config().apiPort(),
+        new TokenStore(system.pool()).create("ui-other", "test", false).await(10, TimeUnit.SECONDS));
+    assertEquals(404, other.get("/clusters/" + id + "/ui-settings").status());
+    assertEquals(404, other.put("/clusters/" + id + "/ui-settings", "\"stolen\"").status());
+  }
+
+  @Test
+  void theImageUrlOfAnInfraEnvIsItsDownloadUrl() {
+    JsonObject ie = api.post("/infra-envs", Api.infraEnv("image-url", null)).json();
+    JsonObject url = api.get("/infra-envs/" + ie.getString("id") + "/downloads/image-url").json();
+    assertEquals(ie.getString("download_url"), url.getString("url"));
+    assertTrue(url.containsKey("expires_at"));
+  }
+}

@@ -1,0 +1,209 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.domain.validation.HardwareRequirements;
+import dev.rendezvous.service.domain.validation.HardwareRequirements.RoleRequirements;
+import dev.rendezvous.service.repo.ClusterRepository;
+import dev.rendezvous.service.validation.InvalidInputException;
+import io.vertx.core.Future;
+import io.vertx.core.json.Json;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Tuple;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * The reference endpoints upstream's UI reads before its first screen (supported operators, component versions,
+ * managed domains, support levels by feature and architecture), a cluster's preflight hardware requirements, and
+ * its UI settings. Support levels say what this build really does: features it implements are {@code supported};
+ * the OLM operators are {@code dev-preview} (installed and monitored, their hardware needs not yet validated).
+ */
+public final class CatalogApi {
+  /** The OLM operators a cluster may ask for (ClusterParams accepts these names). */
+  static final List<String> OPERATORS = List.of("lso", "lvm", "odf", "cnv", "mce", "mtv", "nmstate");
+  private static final Map<String, String> FEATURES = features();
+  private static final List<String> ARCHITECTURES = List.of("x86_64", "arm64", "ppc64le", "s390x", "multi");
+
+  private final Pool db;
+  private final ReleaseCatalog catalog;
+  private final HardwareRequirements hardware;
+  private final String version;
+  private final List<JsonObject> managedDomains;
+
+  public CatalogApi(Pool db, ReleaseCatalog catalog, HardwareRequirements hardware, String version,
+      List<JsonObject> managedDomains) {
+    this.db = db;
+    this.catalog = catalog;
+    this.hardware = hardware;
+    this.version = version;
+    this.managedDomains = List.copyOf(managedDomains);
+  }
+
+  private static Map<String, String> features() {
+    Map<String, String> f = new LinkedHashMap<>();
+    for (String supported : List.of("SNO", "USER_MANAGED_NETWORKING", "CLUSTER_MANAGED_NETWORKING", "FULL_ISO",
+        "MINIMAL_ISO", "STATIC_NETWORKING", "ADDITIONAL_NTP_SOURCE", "REQUESTED_HOSTNAME", "PROXY",
+        "CUSTOM_MANIFEST", "PLATFORM_SELECTION", "BAREMETAL_PLATFORM", "NONE_PLATFORM")) {
+      f.put(supported, "supported");
+    }
+    for (String op : OPERATORS) {
+      f.put(op.toUpperCase(java.util.Locale.ROOT), "dev-preview");
+    }
+    for (String absent : List.of("NUTANIX_INTEGRATION", "VSPHERE_INTEGRATION", "EXTERNAL_PLATFORM_OCI",
+        "SKIP_MCO_REBOOT", "DISK_ENCRYPTION", "VIP_AUTO_ALLOC", "DUAL_STACK", "CLUSTER_MANAGED_NETWORKING_WITH_VMS")) {
+      f.put(absent, "unavailable");
+    }
+    return Map.copyOf(f);
+  }
+
+  /** Mount after the user auth handler. */
+  public void mount(Router router) {
+    String b = ApiViews.BASE;
+    router.get(b + "/supported-operators").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray(OPERATORS))));
+    router.get(b + "/supported-operators/:operator_name").handler(this::operatorProperties);
+    router.get(b + "/operators/bundles").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray())));
+    router.get(b + "/component-versions").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonObject()
+        .put("release_tag", version)
+        .put("versions", new JsonObject().put("assisted-installation-service", "rendezvous-" + version)
+            .put("discovery-agent", "rendezvous-agent-" + version).put("assisted-installer", "rendezvous-agent-" + version)
+            .put("assisted-installer-controller", "rendezvous-controller-" + version)))));
+    router.get(b + "/domains").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray(List.copyOf(managedDomains)))));
+    router.get(b + "/release-sources").handler(ctx -> reply(ctx, 200, this::releaseSources));
+    router.get(b + "/support-levels/features").handler(ctx -> reply(ctx, 200, () -> {
+      requireVersion(ctx);
+      return Future.succeededFuture(new JsonObject().put("features", new JsonObject(new LinkedHashMap<>(FEATURES))));
+    }));
+    router.get(b + "/support-levels/architectures").handler(ctx -> reply(ctx, 200, () -> {
+      ReleaseCatalog.Release r = requireVersion(ctx);
+      JsonObject a = new JsonObject();
+      for (String arch : ARCHITECTURES) {
+        a.put(arch, r.cpuArchitectures().contains(arch) ? "supported" : "unavailable");
+      }
+      return Future.succeededFuture(new JsonObject().put("architectures", a));
+    }));
+    router.get(b + "/clusters/:cluster_id/preflight-requirements").handler(this::preflight);
+    router.get(b + "/clusters/:cluster_id/ui-settings").handler(this::getUiSettings);
+    router.put(b + "/clusters/:cluster_id/ui-settings").handler(this::putUiSettings);
+  }
+
+  private ReleaseCatalog.Release requireVersion(RoutingContext ctx) {
+    String v = ctx.request().getParam("openshift_version");
+    if (v == null || v.isBlank()) {
+      throw new InvalidInputException("openshift_version", "is required");
+    }
+    return catalog.find(v).orElseThrow(() -> new InvalidInputException("openshift_version",
+        "'" + v + "' is not a supported OpenShift version"));
+  }
+
+  private void operatorProperties(RoutingContext ctx) {
+    reply(ctx, 200, () -> {
+      String name = ctx.pathParam("operator_name");
+      if (!OPERATORS.contains(name)) {
+        throw new ApiError(404, "operator_name", "operator '" + name + "' is not supported", null);
+      }
+      return Future.succeededFuture(new JsonArray()); // upstream's operators declare no properties either
+    });
+  }
+
+  private Future<JsonArray> releaseSources() {
+    JsonArray out = new JsonArray();
+    for (ReleaseCatalog.Release r : catalog.releases()) {
+      JsonArray channels = new JsonArray();
+      r.cpuArchitectures().forEach(a -> channels.add(new JsonObject().put("cpu_architecture", a)
+          .put("channels", new JsonArray().add("stable"))));
+      out.add(new JsonObject().put("openshift_version", r.openshiftVersion()).put("upgrade_channels", channels));
+    }
+    return Future.succeededFuture(out);
+  }
+
+  /** Per-role minimums (upstream's preflight-hardware-requirements); single-node clusters get the SNO numbers. */
+  private void preflight(RoutingContext ctx) {
+    reply(ctx, 200, () -> {
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      return ClusterRepository.get(db, UserAuth.tenant(ctx).name(), id).map(o -> {
+        var c = o.orElseThrow(() -> ApiError.notFound("cluster", id));
+        boolean sno = c.spec().getLong("control_plane_count", 3L) == 1L;
+        JsonObject ocp = new JsonObject()
+            .put("master", role(sno ? hardware.sno() : hardware.master()))
+            .put("worker", role(hardware.worker()));
+        if (!sno) {
+          ocp.put("arbiter", role(hardware.arbiter()));
+        }
+        return new JsonObject().put("ocp", ocp).put("operators", new JsonArray());
+      });
+    });
+  }
+
+  private static JsonObject role(RoleRequirements r) {
+    JsonObject q = new JsonObject().put("cpu_cores", r.cpuCores()).put("ram_mib", r.ramMib())
+        .put("disk_size_gb", r.diskSizeGb()).put("installation_disk_speed_threshold_ms", r.installationDiskSpeedThresholdMs());
+    if (r.networkLatencyThresholdMs() != null) {
+      q.put("network_latency_threshold_ms", r.networkLatencyThresholdMs());
+    }
+    if (r.packetLossPercentage() != null) {
+      q.put("packet_loss_percentage", r.packetLossPercentage());
+    }
+    return new JsonObject().put("quantitative", q).put("qualitative", new JsonArray());
+  }
+
+  private void getUiSettings(RoutingContext ctx) {
+    reply(ctx, 200, () -> {
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      return db.preparedQuery("SELECT ui_settings FROM clusters WHERE id = $1 AND tenant = $2")
+          .execute(Tuple.of(id, UserAuth.tenant(ctx).name())).map(rows -> {
+            if (rows.size() == 0) {
+              throw ApiError.notFound("cluster", id);
+            }
+            return Json.encode(rows.iterator().next().getString(0)); // a JSON string, as upstream
+          });
+    });
+  }
+
+  /** The body is upstream's JSON string; any other JSON value is kept as its text, so a UI sending an object works. */
+  private void putUiSettings(RoutingContext ctx) {
+    reply(ctx, 200, () -> {
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      String text = ctx.body() == null ? null : ctx.body().asString();
+      if (text == null || text.isBlank()) {
+        throw new InvalidInputException("ui_settings", "is required");
+      }
+      Object value;
+      try {
+        value = Json.decodeValue(text);
+      } catch (io.vertx.core.json.DecodeException e) {
+        throw new InvalidInputException("ui_settings", "is not valid JSON");
+      }
+      String settings = value instanceof String s ? s : text;
+      if (settings.length() > 64 * 1024) {
+        throw new InvalidInputException("ui_settings", "is longer than 65536 characters");
+      }
+      return db.preparedQuery("UPDATE clusters SET ui_settings = $3 WHERE id = $1 AND tenant = $2")
+          .execute(Tuple.of(id, UserAuth.tenant(ctx).name(), settings)).map(rows -> {
+            if (rows.rowCount() == 0) {
+              throw ApiError.notFound("cluster", id);
+            }
+            return Json.encode(settings);
+          });
+    });
+  }
+
+  private static void reply(RoutingContext ctx, int status, Supplier<Future<?>> action) {
+    Future<?> f;
+    try {
+      f = action.get();
+    } catch (RuntimeException e) {
+      ctx.fail(e);
+      return;
+    }
+    f.onSuccess(body -> ctx.response().setStatusCode(status).putHeader("Content-Type", "application/json")
+        .end(body.toString())).onFailure(ctx::fail);
+  }
+}
