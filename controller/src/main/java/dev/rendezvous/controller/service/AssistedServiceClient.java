@@ -20,6 +20,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -43,6 +44,7 @@ public final class AssistedServiceClient {
   public static final String API_PREFIX = "/api/assisted-install";
 
   private final HttpClient http;
+  private final Executor calls;
   private final String base;
   private final String token;
   private final String clusterId;
@@ -53,9 +55,17 @@ public final class AssistedServiceClient {
   private final BooleanSupplier stopped;
   private final List<Listener> listeners = new CopyOnWriteArrayList<>();
 
-  public AssistedServiceClient(HttpClient http, URI inventoryUrl, String token, String clusterId, RetryPolicy retry,
-      ScheduledExecutorService scheduler, ControllerLog log, Duration requestTimeout, BooleanSupplier stopped) {
+  /**
+   * @param http the (shared) HTTP client
+   * @param calls where requests are made (blocking {@code send}, one thread per request in flight)
+   * @param scheduler where retries wait
+   * @param stopped once true, no new attempt is made
+   */
+  public AssistedServiceClient(HttpClient http, Executor calls, URI inventoryUrl, String token, String clusterId,
+      RetryPolicy retry, ScheduledExecutorService scheduler, ControllerLog log, Duration requestTimeout,
+      BooleanSupplier stopped) {
     this.http = http;
+    this.calls = calls;
     String u = inventoryUrl.toString();
     while (u.endsWith("/")) {
       u = u.substring(0, u.length() - 1);
@@ -229,7 +239,16 @@ public final class AssistedServiceClient {
       result.completeExceptionally(new ServiceException(method, path, 0, e.getMessage(), e));
       return;
     }
-    http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).whenComplete((resp, err) -> {
+    CompletableFuture.supplyAsync(() -> {
+      try {
+        return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      } catch (IOException e) {
+        throw new CompletionException(e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CompletionException(e);
+      }
+    }, calls).whenComplete((resp, err) -> {
       if (err != null) {
         Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
         if (retry.retriesFailure(cause, retries, mode)) {
