@@ -305,7 +305,7 @@ class ControllerOnMockClusterTest {
         service.calls("PUT", "/clusters/[^/]+/progress$").stream()
             .map(c -> c.json().path("finalizing_stage").asText()).toList(), "finalizing stages once each");
     assertEquals(1, service.calls("PUT", "/monitored-operators$").stream()
-        .filter(c -> c.text().contains("\"console\"") && c.text().contains("progressing")).count(),
+        .filter(c -> c.text().contains("\"console\"") && c.text().contains("rolling out")).count(),
         "the restarted controller does not repeat what the service already has");
   }
 }

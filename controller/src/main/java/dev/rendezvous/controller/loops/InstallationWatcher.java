@@ -28,6 +28,7 @@ public final class InstallationWatcher {
     ctx.log.info("monitor cluster installation status");
     AtomicInteger strikes = new AtomicInteger();
     AtomicReference<End> end = new AtomicReference<>();
+    AtomicReference<String> lastStatus = new AtomicReference<>();
     return ctx.task("installation status", ctx.config.timings().installationPoll(), () -> ctx.service.getCluster(true)
         .handle((cluster, t) -> {
           if (t != null) {
@@ -49,7 +50,11 @@ public final class InstallationWatcher {
             return false;
           }
           strikes.set(0);
-          ctx.log.info("Checking if the cluster installation finished... (status {})", cluster.status());
+          if (!java.util.Objects.equals(lastStatus.getAndSet(cluster.status()), cluster.status())) {
+            ctx.log.info("Checking if the cluster installation finished... (status {})", cluster.status());
+          } else {
+            ctx.log.debug("Checking if the cluster installation finished... (status {})", cluster.status());
+          }
           switch (cluster.status() == null ? "" : cluster.status()) {
             case ClusterStatus.ERROR -> {
               ctx.log.info("Cluster installation failed.");

@@ -35,6 +35,7 @@ public final class NodesLoop {
   private final ControllerContext ctx;
   private final boolean removeUninitializedTaint;
   private final CsrApprover csrs;
+  private volatile String lastSummary;
 
   public NodesLoop(ControllerContext ctx, boolean removeUninitializedTaint) {
     this.ctx = ctx;
@@ -68,8 +69,11 @@ public final class NodesLoop {
         ctx.log.info("All nodes were successfully installed");
         return CompletableFuture.completedFuture(true);
       }
-      ctx.log.info("Checking if cluster nodes are ready. {} nodes remaining: {}", inProgress.size(),
-          inProgress.stream().map(h -> h.nodeName + "=" + h.stage()).collect(Collectors.joining(", ")));
+      String summary = inProgress.stream().map(h -> h.nodeName + "=" + h.stage()).collect(Collectors.joining(", "));
+      if (!summary.equals(lastSummary)) {
+        lastSummary = summary;
+        ctx.log.info("Checking if cluster nodes are ready. {} nodes remaining: {}", inProgress.size(), summary);
+      }
       CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
       for (Views.Node node : ctx.cluster.nodes()) {
         ClusterHost host = ClusterHost.match(node, inProgress);

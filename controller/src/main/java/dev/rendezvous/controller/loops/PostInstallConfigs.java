@@ -47,6 +47,7 @@ public final class PostInstallConfigs {
   private final AtomicReference<RepeatingTask> current = new AtomicReference<>();
   private final Map<String, Integer> failedCsvSightings = new ConcurrentHashMap<>();
   private volatile FinalizingStage reached;
+  private volatile Boolean consoleWasEnabled;
 
   /** What complete-installation will say. */
   record Outcome(boolean success, String errorInfo, Map<String, Object> data) {
@@ -139,8 +140,11 @@ public final class PostInstallConfigs {
       return CompletableFuture.completedFuture(false);
     }
     boolean console = cv.get().capabilityEnabled("Console");
-    ctx.log.info("Console is {}", console ? "enabled, will wait for the console operator to be available"
-        : "disabled, will not wait for the console operator to be available");
+    if (!Boolean.valueOf(console).equals(consoleWasEnabled)) {
+      consoleWasEnabled = console;
+      ctx.log.info("Console is {}", console ? "enabled, will wait for the console operator to be available"
+          : "disabled, will not wait for the console operator to be available");
+    }
     return ctx.service.getMonitoredOperators().thenCompose(monitored -> {
       CompletableFuture<Boolean> consoleDone = !console ? CompletableFuture.completedFuture(true)
           : checkOperator(CONSOLE, find(monitored, CONSOLE), () -> ctx.cluster.clusterOperator(CONSOLE)
@@ -238,13 +242,13 @@ public final class PostInstallConfigs {
   }
 
   private CompletableFuture<Boolean> uploadRouterCa() {
-    ctx.log.info("Start adding ingress ca to cluster");
     Optional<String> ca = ctx.cluster.ingressCaBundle();
     if (ca.isEmpty()) {
-      ctx.log.warn("fetching default-ingress-cert configmap from openshift-config-managed namespace: not there yet");
+      ctx.log.debug("fetching default-ingress-cert configmap from openshift-config-managed namespace: not there yet");
       return CompletableFuture.completedFuture(false);
     }
-    ctx.log.info("Sending ingress certificate to inventory service. Certificate data {}", ca.get());
+    ctx.log.info("Start adding ingress ca to cluster. Sending ingress certificate to inventory service. Certificate data {}",
+        ca.get());
     return ctx.service.uploadIngressCert(ca.get()).handle((v, t) -> {
       if (t != null) {
         ctx.log.error("Failed to upload ingress ca to assisted-service: {}", ControllerLog.describe(t));

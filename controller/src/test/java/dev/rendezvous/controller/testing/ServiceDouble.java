@@ -88,7 +88,7 @@ public final class ServiceDouble implements AutoCloseable {
   }
 
   private final HttpServer server;
-  private final ExecutorService executor = Executors.newFixedThreadPool(4);
+  private final ExecutorService executor;
   public final String clusterId = UUID.randomUUID().toString();
   public final String infraEnvId = UUID.randomUUID().toString();
   public final String token = "agent-token-" + UUID.randomUUID();
@@ -105,6 +105,11 @@ public final class ServiceDouble implements AutoCloseable {
   private final List<byte[]> logUploads = new ArrayList<>();
 
   public ServiceDouble() throws IOException {
+    this(4);
+  }
+
+  public ServiceDouble(int threads) throws IOException {
+    executor = Executors.newFixedThreadPool(threads);
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.setExecutor(executor);
     server.createContext("/", this::handle);
@@ -145,6 +150,10 @@ public final class ServiceDouble implements AutoCloseable {
     op.put("status_info", "");
     op.put("timeout_seconds", 3600);
     operators.put(name, op);
+  }
+
+  public synchronized void addOperator(String name, String type) {
+    addOperator(name, type, null, null);
   }
 
   /** The usual builtin pair the service monitors. */
