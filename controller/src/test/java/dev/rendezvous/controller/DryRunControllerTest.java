@@ -71,7 +71,10 @@ class DryRunControllerTest {
               "Done"),
           service.calls("PUT", "/clusters/[^/]+/progress$").stream()
               .map(c -> c.json().path("finalizing_stage").asText()).toList());
-      assertTrue(service.calls("POST", "/actions/complete-installation$").get(0).json().path("is_success").asBoolean());
+      // the service may declare the cluster installed before the controller's complete-installation (upstream: the
+      // call is deprecated, the service decides); whatever the controller sent says success
+      assertTrue(service.calls("POST", "/actions/complete-installation$").stream()
+          .allMatch(c -> c.json().path("is_success").asBoolean()));
       Map<String, byte[]> bundle = TarGzReader.read(service.logUploads().get(service.logUploads().size() - 1));
       assertTrue(new String(bundle.get("assisted-installer-controller.logs"), StandardCharsets.UTF_8)
           .contains("Dry run: CSR csr-master-1 approved"));
