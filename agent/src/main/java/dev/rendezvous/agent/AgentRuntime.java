@@ -46,6 +46,14 @@ public final class AgentRuntime {
   private final ExecutorService stepPool;
   private final AgentStats stats = new AgentStats();
   private final StepExecutor unsupported = new UnsupportedStepExecutor();
+  /** Dry-run installers: one HTTP client and two timer threads for all of this runtime's hosts. */
+  private final java.util.concurrent.ScheduledExecutorService installTimers =
+      Executors.newScheduledThreadPool(2, r -> {
+        Thread t = new Thread(r, "rdv-installer-timer");
+        t.setDaemon(true);
+        return t;
+      });
+  private volatile java.net.http.HttpClient installHttp;
 
   private AgentRuntime(Vertx vertx, AgentClients clients, ExecutorService stepPool) {
     this.vertx = vertx;
@@ -89,7 +97,37 @@ public final class AgentRuntime {
     int index = config.dryRunIndex().orElse(DryRunHost.indexFor(hostId));
     DryRunHost host = new DryRunHost(hostId, index, config.dryRunCidr(), config.hostname().orElse(null));
     GatewayClient gateway = new GatewayClient(clients.web(), config.url(), config.token(), config.agentVersion());
-    return new HostAgent(vertx, config, hostId, clients, runner(DryRunExecutors.create(host, gateway), config), stats);
+    Map<String, StepExecutor> executors = DryRunExecutors.create(host, gateway);
+    executors.put(dev.rendezvous.agent.wire.StepTypes.INSTALL, dryRunInstall(config));
+    return new HostAgent(vertx, config, hostId, clients, runner(executors, config), stats);
+  }
+
+  /**
+   * The dry-run installer: stages as upstream's, simulated durations ({@code RDV_AGENT_DRY_RUN_TIME_SCALE}, default
+   * 0.01: a 30 s step takes 0.3 s), the bootstrap or single node running the controller in this process.
+   */
+  private StepExecutor dryRunInstall(AgentConfig config) {
+    double scale = Double.parseDouble(System.getenv().getOrDefault("RDV_AGENT_DRY_RUN_TIME_SCALE", "0.01"));
+    return new dev.rendezvous.agent.installer.InstallExecutor(request -> {
+      dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
+          installHttp(), config.url().toString(), config.token(), installTimers, 30);
+      return new dev.rendezvous.agent.installer.DryRunInstaller(request, calls, installTimers,
+          dev.rendezvous.agent.installer.ControllerLauncher.inProcessDryRun(scale), config.url().toString(), config.token(),
+          dev.rendezvous.agent.installer.DryRunInstaller.Timings.scaled(scale)).run();
+    });
+  }
+
+  private java.net.http.HttpClient installHttp() {
+    java.net.http.HttpClient h = installHttp;
+    if (h == null) {
+      synchronized (this) {
+        if (installHttp == null) {
+          installHttp = java.net.http.HttpClient.newBuilder().connectTimeout(java.time.Duration.ofSeconds(30)).build();
+        }
+        h = installHttp;
+      }
+    }
+    return h;
   }
 
   public HostAgent agent(AgentConfig config) {
@@ -119,6 +157,7 @@ public final class AgentRuntime {
 
   public Future<Void> close() {
     stepPool.shutdownNow();
+    installTimers.shutdownNow();
     return clients.close();
   }
 }

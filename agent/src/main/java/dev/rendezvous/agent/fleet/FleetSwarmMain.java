@@ -48,9 +48,10 @@ public final class FleetSwarmMain {
       usage(e.getMessage());
       return;
     }
-    // thousands of agents in one process: their own chatter would drown the progress lines
-    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.rendezvous.agent"))
-        .setLevel(ch.qos.logback.classic.Level.WARN);
+    // thousands of agents (and their controllers) in one process: their chatter would drown the progress lines
+    for (String logger : new String[] {"dev.rendezvous.agent", "dev.rendezvous.controller"}) {
+      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(ch.qos.logback.classic.Level.ERROR);
+    }
     Vertx vertx = Vertx.vertx();
     FleetSwarm.Report report;
     try {
