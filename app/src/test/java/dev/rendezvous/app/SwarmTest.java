@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -41,5 +42,35 @@ class SwarmTest {
     assertTrue(ha.allReadySeconds() > 0);
     FleetSwarm.Report sno = run("swarm-sno", 2, 1, false, out);
     assertEquals(2, sno.clustersByStatus().getOrDefault("ready", 0), out.toString(StandardCharsets.UTF_8));
+  }
+
+  /**
+   * Issues 10 and 11 end to end: dry-run agents alone take an HA cluster (3 masters, 2 workers) and a single-node
+   * cluster from registration to installed: the install step, the installers' stages, the bootstrap's controller
+   * (simulated nodes and operators) reporting Joined/Done and finalizing, the service completing the installation.
+   */
+  @Test
+  void dryRunAgentsAloneInstallClustersToTheEnd() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FleetSwarm.Report ha = run("swarm-install-ha", 1, 5, true, out);
+    FleetSwarm.Report sno = run("swarm-install-sno", 1, 1, true, out);
+    String log = out.toString(StandardCharsets.UTF_8);
+    assertTrue(ha.allInstalled(), log);
+    assertTrue(sno.allInstalled(), log);
+    Api api = TestSystem.admin();
+    for (String cluster : List.of(ha.clusterIds().get(0), sno.clusterIds().get(0))) {
+      io.vertx.core.json.JsonObject c = api.get("/clusters/" + cluster).json();
+      assertEquals("installed", c.getString("status"));
+      assertEquals(100, c.getJsonObject("progress").getInteger("total_percentage"), c.encode());
+      for (Object o : c.getJsonArray("hosts")) {
+        io.vertx.core.json.JsonObject h = (io.vertx.core.json.JsonObject) o;
+        assertEquals("installed", h.getString("status"), h.encode());
+        assertEquals("Done", h.getJsonObject("progress").getString("current_stage"), h.encode());
+      }
+      // as upstream: the console credentials once installed, and the controller's logs uploaded
+      assertEquals(200, api.get("/clusters/" + cluster + "/credentials").status());
+      Await.until("the controller's logs of " + cluster, Duration.ofSeconds(60),
+          () -> api.get("/clusters/" + cluster + "/logs?logs_type=controller").status() == 200);
+    }
   }
 }
