@@ -1,0 +1,183 @@
+package dev.rendezvous.agent.installer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Five dry-run installers of one cluster (bootstrap, two masters, two workers) against an HTTP double of the
+ * service that records each host's stages and, like the controller, marks a rebooted master Joined.
+ */
+class DryRunInstallerTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final String cluster = UUID.randomUUID().toString();
+  private final String infraEnv = UUID.randomUUID().toString();
+  private final Map<String, List<String>> stages = new ConcurrentHashMap<>();
+  private final Map<String, String> roles = new ConcurrentHashMap<>();
+  private final Map<String, String> current = new ConcurrentHashMap<>();
+  private final List<String> tokens = new CopyOnWriteArrayList<>();
+  private HttpServer server;
+  private ScheduledExecutorService timers;
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    server.createContext("/", this::handle);
+    server.setExecutor(Executors.newFixedThreadPool(4));
+    server.start();
+    timers = Executors.newScheduledThreadPool(2);
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+    timers.shutdownNow();
+  }
+
+  private void handle(HttpExchange ex) throws IOException {
+    tokens.add(ex.getRequestHeaders().getFirst("X-Secret-Key"));
+    String path = ex.getRequestURI().getPath();
+    byte[] out = new byte[0];
+    int code = 200;
+    if (ex.getRequestMethod().equals("PUT") && path.endsWith("/progress")) {
+      String host = path.split("/")[7];
+      String stage = JSON.readTree(ex.getRequestBody()).path("current_stage").asText();
+      stages.computeIfAbsent(host, h -> new CopyOnWriteArrayList<>()).add(stage);
+      // the controller's part: a master's node joins once it rebooted
+      current.put(host, stage.equals("Rebooting") && roles.get(host).equals("master") ? "Joined" : stage);
+    } else if (path.endsWith("/clusters/" + cluster + "/hosts")) {
+      ArrayNode hosts = JSON.createArrayNode();
+      roles.forEach((id, role) -> {
+        ObjectNode h = hosts.addObject().put("id", id).put("role", role.equals("bootstrap") ? "master" : role)
+            .put("bootstrap", role.equals("bootstrap"));
+        h.putObject("progress").put("current_stage", current.getOrDefault(id, ""));
+      });
+      out = JSON.writeValueAsBytes(hosts);
+    } else if (path.endsWith("/downloads/files") && "file_name=bootstrap.ign".equals(ex.getRequestURI().getQuery())) {
+      out = "{\"ignition\":{\"version\":\"3.2.0\"}}".getBytes(StandardCharsets.UTF_8);
+    } else {
+      code = 404;
+    }
+    ex.sendResponseHeaders(code, out.length == 0 ? -1 : out.length);
+    if (out.length > 0) {
+      ex.getResponseBody().write(out);
+    }
+    ex.close();
+  }
+
+  private InstallRequest request(String host, String role, int controlPlane) {
+    roles.put(host, role);
+    return InstallRequest.parse("{\"cluster_id\":\"" + cluster + "\",\"infra_env_id\":\"" + infraEnv + "\",\"host_id\":\""
+        + host + "\",\"role\":\"" + role + "\",\"boot_device\":\"/dev/disk/by-id/wwn-0x1\",\"control_plane_count\":"
+        + controlPlane + ",\"openshift_version\":\"4.18\",\"installer_args\":[],\"disks_to_format\":[],"
+        + "\"metal_image_url\":null,\"some_future_field\":true}");
+  }
+
+  private DryRunInstaller installer(InstallRequest r, ControllerLauncher launcher) {
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    ServiceCalls calls = new ServiceCalls(HttpClient.newHttpClient(), url, "agent-token", timers, 3);
+    return new DryRunInstaller(r, calls, timers, launcher, url, "agent-token",
+        new DryRunInstaller.Timings(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(20)));
+  }
+
+  /** A controller double: ready at once, finished when the test says. */
+  static final class FakeController implements ControllerLauncher.Running {
+    final CompletableFuture<Void> ready = new CompletableFuture<>();
+    final CompletableFuture<Void> finished = new CompletableFuture<>();
+
+    @Override
+    public CompletableFuture<?> ready() {
+      return ready;
+    }
+
+    @Override
+    public CompletableFuture<?> finished() {
+      return finished;
+    }
+
+    @Override
+    public void close() {
+      finished.complete(null);
+    }
+  }
+
+  @Test
+  void eachRoleReportsUpstreamsStagesInOrderAndOnlyTheBootstrapStartsTheController() throws Exception {
+    AtomicInteger launches = new AtomicInteger();
+    FakeController controller = new FakeController();
+    ControllerLauncher launcher = (r, url, token) -> {
+      launches.incrementAndGet();
+      assertEquals("agent-token", token);
+      timers.schedule(() -> controller.ready.complete(null), 50, TimeUnit.MILLISECONDS);
+      return controller;
+    };
+    List<String> masters = List.of(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+    List<String> workers = List.of(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+    String bootstrap = UUID.randomUUID().toString();
+    List<CompletableFuture<Void>> runs = new ArrayList<>();
+    runs.add(installer(request(bootstrap, "bootstrap", 3), launcher).run());
+    masters.forEach(m -> runs.add(installer(request(m, "master", 3), launcher).run()));
+    workers.forEach(w -> runs.add(installer(request(w, "worker", 3), launcher).run()));
+    CompletableFuture.allOf(runs.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+
+    List<String> image = List.of("Writing image to disk", "Writing image to disk", "Writing image to disk",
+        "Writing image to disk");
+    List<String> master = new ArrayList<>(List.of("Starting installation", "Installing"));
+    master.addAll(image);
+    master.add("Rebooting");
+    masters.forEach(m -> assertEquals(master, stages.get(m), "master"));
+    List<String> worker = new ArrayList<>(master.subList(0, master.size() - 1));
+    worker.addAll(List.of("Waiting for control plane", "Rebooting"));
+    workers.forEach(w -> assertEquals(worker, stages.get(w), "worker"));
+    List<String> boot = new ArrayList<>(master.subList(0, master.size() - 1));
+    boot.addAll(List.of("Waiting for control plane", "Waiting for bootkube", "Waiting for controller", "Rebooting"));
+    assertEquals(boot, stages.get(bootstrap), "bootstrap");
+    assertEquals(1, launches.get(), "only the bootstrap runs the controller");
+    assertTrue(tokens.stream().allMatch("agent-token"::equals), "every call carries the agent token");
+  }
+
+  @Test
+  void aFailureIsReportedAsFailedWithItsReason() throws Exception {
+    String host = UUID.randomUUID().toString();
+    ControllerLauncher broken = (r, url, token) -> {
+      throw new IllegalStateException("no controller image");
+    };
+    CompletableFuture<Void> run = installer(request(host, "bootstrap", 1), broken).run();
+    assertThrows(Exception.class, () -> run.get(20, TimeUnit.SECONDS));
+    List<String> reported = stages.get(host);
+    assertEquals("Failed", reported.get(reported.size() - 1), reported.toString());
+  }
+
+  @Test
+  void aRequestWithoutItsIdsIsRefused() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> InstallRequest.parse("{\"role\":\"master\"}"));
+    assertTrue(e.getMessage().contains("cluster_id"), e.getMessage());
+    assertThrows(IllegalArgumentException.class, () -> InstallRequest.parse("not json"));
+  }
+}
