@@ -1,0 +1,181 @@
+package dev.rendezvous.agent.installer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
+import java.util.zip.CRC32;
+
+/**
+ * Writes the OS to the installation disk. Upstream runs coreos-installer with the image embedded in the live ISO;
+ * neither exists here, so either the service's metal image ({@code metal_image_url}, checked against its sha256) is
+ * streamed onto the disk, or — without one — a minimal bootable layout is built: a GPT with one boot partition
+ * holding an ext4 filesystem ({@code mkfs.ext4 -d}) with the host's Ignition at {@code ignition/config.ign}, the
+ * {@code ignition.firstboot} flag and the kernel arguments, which is what Ignition reads on first boot.
+ *
+ * <p>Blocking (disk and process I/O): run on a worker thread. The target must be a regular file or a loop device:
+ * this program never writes a physical disk of the machine it runs on (tests use file-backed disks).
+ */
+public final class ImageWriter {
+  static final long SECTOR = 512;
+  static final long BOOT_START_LBA = 2048; // 1 MiB, as partitioning tools align
+  static final long BOOT_SIZE = 32L << 20;
+  static final UUID LINUX_FS = UUID.fromString("0FC63DAF-8483-4772-8E79-3D69D8477DE4");
+  private static final int ENTRIES = 128;
+  private static final int ENTRY_SIZE = 128;
+
+  private ImageWriter() {}
+
+  /** Refuses anything but a regular file or a loop device. */
+  static void checkTarget(Path device) throws IOException {
+    String name = device.toRealPath().getFileName().toString();
+    if (!Files.isRegularFile(device) && !name.startsWith("loop")) {
+      throw new IOException("refusing to write " + device + ": only file-backed disks and loop devices are written here");
+    }
+  }
+
+  /** Streams an image onto the device, verifying its sha256 (hex) when given; percent as it goes. */
+  public static void writeImage(InputStream image, long size, String sha256, Path device, IntConsumer percent)
+      throws IOException {
+    checkTarget(device);
+    MessageDigest digest = sha256Digest();
+    try (FileChannel out = FileChannel.open(device, StandardOpenOption.WRITE, StandardOpenOption.CREATE)) {
+      byte[] buf = new byte[1 << 20];
+      long written = 0;
+      int last = -1;
+      for (int n; (n = image.read(buf)) > 0; ) {
+        digest.update(buf, 0, n);
+        out.write(ByteBuffer.wrap(buf, 0, n), written);
+        written += n;
+        int pct = size > 0 ? (int) Math.min(100, written * 100 / size) : 0;
+        if (pct / 10 != last / 10) {
+          percent.accept(pct);
+          last = pct;
+        }
+      }
+      out.force(true);
+      String got = HexFormat.of().formatHex(digest.digest());
+      if (sha256 != null && !sha256.isBlank() && !sha256.equalsIgnoreCase(got)) {
+        out.write(ByteBuffer.allocate(1 << 20), 0); // a half-trusted image must not boot
+        out.force(true);
+        throw new IOException("the OS image's sha256 is " + got + ", expected " + sha256 + "; the disk was wiped");
+      }
+      percent.accept(100);
+    }
+  }
+
+  /** Builds the GPT and the boot partition with the Ignition on a device of at least 40 MiB. */
+  public static void writeBootLayout(Path device, byte[] ignition, String kernelArgs, IntConsumer percent)
+      throws IOException, InterruptedException {
+    checkTarget(device);
+    long size = Files.size(device);
+    if (size < BOOT_START_LBA * SECTOR + BOOT_SIZE + (34 * SECTOR)) {
+      throw new IOException(device + " is too small for a boot partition (" + size + " bytes)");
+    }
+    percent.accept(0);
+    Path staged = Files.createTempDirectory("rdv-boot-");
+    Path fs = staged.resolveSibling(staged.getFileName() + ".ext4");
+    try {
+      Files.createDirectories(staged.resolve("ignition"));
+      Files.write(staged.resolve("ignition/config.ign"), ignition);
+      Files.write(staged.resolve("ignition.firstboot"), new byte[0]);
+      Files.writeString(staged.resolve("kargs"), kernelArgs == null ? "" : kernelArgs, StandardCharsets.UTF_8);
+      run("mkfs.ext4", "-q", "-F", "-L", "boot", "-d", staged.toString(), fs.toString(), (BOOT_SIZE >> 10) + "k");
+      percent.accept(50);
+      try (FileChannel out = FileChannel.open(device, StandardOpenOption.WRITE);
+          FileChannel in = FileChannel.open(fs, StandardOpenOption.READ)) {
+        long pos = 0;
+        while (pos < BOOT_SIZE) {
+          pos += in.transferTo(pos, BOOT_SIZE - pos, out.position(BOOT_START_LBA * SECTOR + pos));
+        }
+        writeGpt(out, size / SECTOR);
+        out.force(true);
+      }
+      percent.accept(100);
+    } finally {
+      deleteTree(staged);
+      Files.deleteIfExists(fs);
+    }
+  }
+
+  /** Protective MBR, primary header and entries, backup entries and header (UEFI spec §5.3). */
+  static void writeGpt(FileChannel out, long sectors) throws IOException {
+    long lastLba = sectors - 1;
+    ByteBuffer entries = ByteBuffer.allocate(ENTRIES * ENTRY_SIZE).order(ByteOrder.LITTLE_ENDIAN);
+    putGuid(entries, LINUX_FS);
+    putGuid(entries, UUID.randomUUID());
+    entries.putLong(BOOT_START_LBA).putLong(BOOT_START_LBA + BOOT_SIZE / SECTOR - 1).putLong(0);
+    byte[] name = "boot".getBytes(StandardCharsets.UTF_16LE);
+    entries.put(name);
+    CRC32 crc = new CRC32();
+    crc.update(entries.array());
+    long entriesCrc = crc.getValue();
+    UUID disk = UUID.randomUUID();
+    long entrySectors = ENTRIES * ENTRY_SIZE / SECTOR;
+    out.write(header(1, lastLba, 2, lastLba, entriesCrc, disk), SECTOR);
+    out.write(ByteBuffer.wrap(entries.array()), 2 * SECTOR);
+    out.write(ByteBuffer.wrap(entries.array()), (lastLba - entrySectors) * SECTOR);
+    out.write(header(lastLba, 1, lastLba - entrySectors, lastLba, entriesCrc, disk), lastLba * SECTOR);
+    ByteBuffer mbr = ByteBuffer.allocate((int) SECTOR).order(ByteOrder.LITTLE_ENDIAN);
+    mbr.position(446);
+    mbr.put((byte) 0).put(new byte[] {0, 2, 0}).put((byte) 0xEE).put(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
+    mbr.putInt(1).putInt((int) Math.min(0xFFFFFFFFL, sectors - 1));
+    mbr.position(510);
+    mbr.put((byte) 0x55).put((byte) 0xAA);
+    out.write(mbr.flip().position(0), 0);
+  }
+
+  private static ByteBuffer header(long myLba, long altLba, long entriesLba, long lastLba, long entriesCrc, UUID disk) {
+    ByteBuffer h = ByteBuffer.allocate((int) SECTOR).order(ByteOrder.LITTLE_ENDIAN);
+    h.put("EFI PART".getBytes(StandardCharsets.US_ASCII)).putInt(0x00010000).putInt(92).putInt(0).putInt(0);
+    h.putLong(myLba).putLong(altLba).putLong(34).putLong(lastLba - 33);
+    putGuid(h, disk);
+    h.putLong(entriesLba).putInt(ENTRIES).putInt(ENTRY_SIZE).putInt((int) entriesCrc);
+    CRC32 crc = new CRC32();
+    crc.update(h.array(), 0, 92);
+    h.putInt(16, (int) crc.getValue());
+    return h.position(0);
+  }
+
+  /** GUIDs on disk: the first three fields little-endian, the rest as is. */
+  static void putGuid(ByteBuffer b, UUID u) {
+    long msb = u.getMostSignificantBits();
+    b.putInt((int) (msb >>> 32)).putShort((short) (msb >>> 16)).putShort((short) msb);
+    b.order(ByteOrder.BIG_ENDIAN).putLong(u.getLeastSignificantBits()).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  private static MessageDigest sha256Digest() {
+    try {
+      return MessageDigest.getInstance("SHA-256");
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void run(String... cmd) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
+      throw new IOException(String.join(" ", cmd) + " failed: " + out.strip());
+    }
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    try (var walk = Files.walk(dir)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,110 @@
+package dev.rendezvous.agent.installer;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The installer's disk writes, on file-backed disks (no physical disk is ever written here), read back. */
+class ImageWriterTest {
+  @TempDir Path dir;
+
+  private Path disk(long mib) throws IOException {
+    Path d = dir.resolve("disk.img");
+    try (RandomAccessFile f = new RandomAccessFile(d.toFile(), "rw")) {
+      f.setLength(mib << 20);
+    }
+    return d;
+  }
+
+  @Test
+  void theBootLayoutIsAValidGptWhosePartitionHoldsTheIgnition() throws Exception {
+    Path disk = disk(64);
+    byte[] ignition = "{\"ignition\":{\"version\":\"3.2.0\"},\"storage\":{\"files\":[]}}".getBytes(StandardCharsets.UTF_8);
+    List<Integer> percents = new ArrayList<>();
+    ImageWriter.writeBootLayout(disk, ignition, "console=ttyS0", percents::add);
+    assertEquals(100, percents.get(percents.size() - 1));
+
+    byte[] raw = Files.readAllBytes(disk);
+    assertEquals((byte) 0x55, raw[510]);
+    assertEquals((byte) 0xAA, raw[511]);
+    assertEquals((byte) 0xEE, raw[446 + 4], "protective MBR partition type");
+    long sectors = raw.length / 512;
+    for (long lba : new long[] {1, sectors - 1}) {
+      ByteBuffer h = ByteBuffer.wrap(raw, (int) (lba * 512), 512).slice().order(ByteOrder.LITTLE_ENDIAN);
+      assertEquals("EFI PART", new String(raw, (int) (lba * 512), 8, StandardCharsets.US_ASCII));
+      int storedCrc = h.getInt(16);
+      byte[] header = new byte[92];
+      h.get(0, header);
+      ByteBuffer.wrap(header).order(ByteOrder.LITTLE_ENDIAN).putInt(16, 0);
+      CRC32 crc = new CRC32();
+      crc.update(header);
+      assertEquals((int) crc.getValue(), storedCrc, "header CRC at LBA " + lba);
+      assertEquals(lba, h.getLong(24), "my LBA");
+      long entriesLba = h.getLong(72);
+      CRC32 entriesCrc = new CRC32();
+      entriesCrc.update(raw, (int) (entriesLba * 512), 128 * 128);
+      assertEquals((int) entriesCrc.getValue(), h.getInt(88), "entries CRC at LBA " + lba);
+      ByteBuffer entry = ByteBuffer.wrap(raw, (int) (entriesLba * 512), 128).slice().order(ByteOrder.LITTLE_ENDIAN);
+      assertEquals(2048, entry.getLong(32), "first LBA of the boot partition");
+      assertEquals(2048 + (32L << 20) / 512 - 1, entry.getLong(40));
+      assertEquals("boot", new String(raw, (int) (entriesLba * 512) + 56, 8, StandardCharsets.UTF_16LE));
+    }
+
+    // the partition's filesystem, read back by e2fsprogs' own reader
+    Path part = dir.resolve("boot.ext4");
+    Files.write(part, java.util.Arrays.copyOfRange(raw, 2048 * 512, 2048 * 512 + (32 << 20)));
+    assertArrayEquals(ignition, debugfsCat(part, "/ignition/config.ign"));
+    assertEquals("console=ttyS0", new String(debugfsCat(part, "/kargs"), StandardCharsets.UTF_8));
+    assertEquals(0, debugfsCat(part, "/ignition.firstboot").length);
+  }
+
+  private static byte[] debugfsCat(Path fs, String file) throws Exception {
+    Process p = new ProcessBuilder("debugfs", "-R", "cat " + file, fs.toString()).redirectError(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    byte[] out = p.getInputStream().readAllBytes();
+    assertEquals(0, p.waitFor());
+    return out;
+  }
+
+  @Test
+  void anImageIsStreamedWithItsChecksumVerifiedAndAMismatchWipesTheDisk() throws Exception {
+    byte[] image = new byte[3 << 20];
+    new Random(7).nextBytes(image);
+    String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(image));
+    Path disk = disk(8);
+    List<Integer> percents = new ArrayList<>();
+    ImageWriter.writeImage(new ByteArrayInputStream(image), image.length, sha, disk, percents::add);
+    assertArrayEquals(image, java.util.Arrays.copyOf(Files.readAllBytes(disk), image.length));
+    assertTrue(percents.contains(100) && percents.size() >= 3, percents.toString());
+
+    IOException e = assertThrows(IOException.class, () -> ImageWriter.writeImage(new ByteArrayInputStream(image),
+        image.length, "00" + sha.substring(2), disk, p -> { }));
+    assertTrue(e.getMessage().contains("sha256"), e.getMessage());
+    byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(disk), 1 << 20);
+    assertArrayEquals(new byte[1 << 20], head, "a mismatching image does not stay bootable");
+  }
+
+  @Test
+  void aDeviceOfThisMachineIsNeverWritten() {
+    assertThrows(IOException.class, () -> ImageWriter.writeImage(new ByteArrayInputStream(new byte[1]), 1, null,
+        Path.of("/dev/null"), p -> { }));
+  }
+}
