@@ -111,9 +111,34 @@ public final class AgentRuntime {
     return new dev.rendezvous.agent.installer.InstallExecutor(request -> {
       dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
           installHttp(), config.url().toString(), config.token(), installTimers, 30);
-      return new dev.rendezvous.agent.installer.DryRunInstaller(request, calls, installTimers,
+      return new dev.rendezvous.agent.installer.Installer(request, calls, installTimers,
           dev.rendezvous.agent.installer.ControllerLauncher.inProcessDryRun(scale), config.url().toString(), config.token(),
-          dev.rendezvous.agent.installer.DryRunInstaller.Timings.scaled(scale)).run();
+          dev.rendezvous.agent.installer.Installer.Timings.scaled(scale)).run();
+    });
+  }
+
+  /**
+   * A real host's installer: the OS written by {@link dev.rendezvous.agent.installer.RealDisk} (file-backed or loop
+   * disks only), the bootstrap rendering the controller's Job into the new cluster's manifests. It does not reboot
+   * the machine: it reports Rebooting and leaves that to whoever runs it.
+   */
+  private static StepExecutor realInstall(AgentConfig config, HostRoot root) {
+    java.util.concurrent.ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "rdv-installer");
+      t.setDaemon(true);
+      return t;
+    });
+    java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+        .connectTimeout(java.time.Duration.ofSeconds(30)).build();
+    return new dev.rendezvous.agent.installer.InstallExecutor(request -> {
+      dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
+          http, config.url().toString(), config.token(), timers, 360);
+      return new dev.rendezvous.agent.installer.Installer(request, calls, timers,
+          dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(), "rendezvous-controller:latest"),
+          config.url().toString(), config.token(),
+          new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
+              java.time.Duration.ofMinutes(60)),
+          new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), "")).run();
     });
   }
 
@@ -139,6 +164,7 @@ public final class AgentRuntime {
       AgentConfig config, HostRoot root, CommandRunner commands, HardwareProbe probe, LogsUploader uploader) {
     InventoryCollector collector = new InventoryCollector(root, commands, probe, config.hostname(), config.includeLoopDisks());
     Map<String, StepExecutor> m = new HashMap<>();
+    m.put(StepTypes.INSTALL, realInstall(config, root));
     m.put(StepTypes.INVENTORY, new InventoryExecutor(collector, InventoryTruncation.DEFAULT_MAX_DISKS));
     m.put(StepTypes.CONNECTIVITY_CHECK, new ConnectivityCheckExecutor(commands, collector::interfaces, 3));
     m.put(StepTypes.FREE_NETWORK_ADDRESSES, new FreeAddressesExecutor(commands, collector::interfaces, 64));

@@ -53,4 +53,46 @@ public interface ControllerLauncher {
       };
     };
   }
+
+  /**
+   * A real bootstrap: as upstream's PrepareController, the controller's Job (with its settings) is rendered into the
+   * new cluster's manifests under {@code root}/opt/openshift/manifests, where bootkube applies it; it then runs in
+   * the cluster, so there is nothing here to wait for.
+   */
+  static ControllerLauncher manifests(java.nio.file.Path root, String image) {
+    return (r, url, token) -> {
+      java.nio.file.Path dir = root.resolve("opt/openshift/manifests");
+      java.nio.file.Files.createDirectories(dir);
+      String yaml = String.join("\n",
+          "apiVersion: v1", "kind: Secret", "metadata:", "  name: assisted-installer-controller-secret",
+          "  namespace: assisted-installer", "stringData:", "  pull-secret-token: \"" + token + "\"", "---",
+          "apiVersion: batch/v1", "kind: Job", "metadata:", "  name: assisted-installer-controller",
+          "  namespace: assisted-installer", "spec:", "  template:", "    spec:", "      restartPolicy: OnFailure",
+          "      serviceAccountName: assisted-installer-controller", "      containers:",
+          "      - name: assisted-installer-controller", "        image: " + image, "        env:",
+          "        - {name: CLUSTER_ID, value: \"" + r.clusterId() + "\"}",
+          "        - {name: INVENTORY_URL, value: \"" + url + "\"}",
+          "        - {name: OPENSHIFT_VERSION, value: \"" + (r.openshiftVersion() == null ? "" : r.openshiftVersion()) + "\"}",
+          "        - {name: CONTROL_PLANE_COUNT, value: \"" + (r.controlPlaneCount() == null ? 3 : r.controlPlaneCount()) + "\"}",
+          "        - name: PULL_SECRET_TOKEN", "          valueFrom:", "            secretKeyRef:",
+          "              name: assisted-installer-controller-secret", "              key: pull-secret-token", "");
+      java.nio.file.Files.writeString(dir.resolve("assisted-installer-controller.yaml"), yaml);
+      CompletableFuture<Void> started = CompletableFuture.completedFuture(null);
+      return new Running() {
+        @Override
+        public CompletableFuture<?> ready() {
+          return started;
+        }
+
+        @Override
+        public CompletableFuture<?> finished() {
+          return new CompletableFuture<>(); // it ends in the cluster, not here
+        }
+
+        @Override
+        public void close() {
+        }
+      };
+    };
+  }
 }

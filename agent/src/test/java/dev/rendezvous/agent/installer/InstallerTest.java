@@ -33,8 +33,10 @@ import org.junit.jupiter.api.Test;
  * Five dry-run installers of one cluster (bootstrap, two masters, two workers) against an HTTP double of the
  * service that records each host's stages and, like the controller, marks a rebooted master Joined.
  */
-class DryRunInstallerTest {
+class InstallerTest {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String HOST_IGNITION = "{\"ignition\":{\"version\":\"3.2.0\",\"config\":{\"merge\":[{\"source\":"
+      + "\"https://api-int.c.example.com:22623/config/master\"}]}}}";
   private final String cluster = UUID.randomUUID().toString();
   private final String infraEnv = UUID.randomUUID().toString();
   private final Map<String, List<String>> stages = new ConcurrentHashMap<>();
@@ -78,6 +80,8 @@ class DryRunInstallerTest {
         h.putObject("progress").put("current_stage", current.getOrDefault(id, ""));
       });
       out = JSON.writeValueAsBytes(hosts);
+    } else if (path.startsWith("/api/assisted-install/v2/infra-env/" + infraEnv + "/hosts/") && path.endsWith("/downloads/ignition")) {
+      out = HOST_IGNITION.getBytes(StandardCharsets.UTF_8);
     } else if (path.endsWith("/downloads/files") && "file_name=bootstrap.ign".equals(ex.getRequestURI().getQuery())) {
       out = "{\"ignition\":{\"version\":\"3.2.0\"}}".getBytes(StandardCharsets.UTF_8);
     } else {
@@ -91,18 +95,22 @@ class DryRunInstallerTest {
   }
 
   private InstallRequest request(String host, String role, int controlPlane) {
+    return request(host, role, controlPlane, "/dev/disk/by-id/wwn-0x1");
+  }
+
+  private InstallRequest request(String host, String role, int controlPlane, String bootDevice) {
     roles.put(host, role);
     return InstallRequest.parse("{\"cluster_id\":\"" + cluster + "\",\"infra_env_id\":\"" + infraEnv + "\",\"host_id\":\""
-        + host + "\",\"role\":\"" + role + "\",\"boot_device\":\"/dev/disk/by-id/wwn-0x1\",\"control_plane_count\":"
+        + host + "\",\"role\":\"" + role + "\",\"boot_device\":\"" + bootDevice + "\",\"control_plane_count\":"
         + controlPlane + ",\"openshift_version\":\"4.18\",\"installer_args\":[],\"disks_to_format\":[],"
         + "\"metal_image_url\":null,\"some_future_field\":true}");
   }
 
-  private DryRunInstaller installer(InstallRequest r, ControllerLauncher launcher) {
+  private Installer installer(InstallRequest r, ControllerLauncher launcher) {
     String url = "http://127.0.0.1:" + server.getAddress().getPort();
     ServiceCalls calls = new ServiceCalls(HttpClient.newHttpClient(), url, "agent-token", timers, 3);
-    return new DryRunInstaller(r, calls, timers, launcher, url, "agent-token",
-        new DryRunInstaller.Timings(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(20)));
+    return new Installer(r, calls, timers, launcher, url, "agent-token",
+        new Installer.Timings(Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofSeconds(20)));
   }
 
   /** A controller double: ready at once, finished when the test says. */
@@ -179,5 +187,35 @@ class DryRunInstallerTest {
         () -> InstallRequest.parse("{\"role\":\"master\"}"));
     assertTrue(e.getMessage().contains("cluster_id"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> InstallRequest.parse("not json"));
+  }
+
+  @Test
+  void aRealMasterWritesItsDiskWithTheHostIgnition(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path disk = dir.resolve("sda.img"); // a file-backed disk: no physical disk is written here
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(disk.toFile(), "rw")) {
+      f.setLength(64L << 20);
+    }
+    String host = UUID.randomUUID().toString();
+    InstallRequest r = request(host, "master", 3, disk.toString());
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    HttpClient http = HttpClient.newHttpClient();
+    ServiceCalls calls = new ServiceCalls(http, url, "agent-token", timers, 3);
+    new Installer(r, calls, timers, (x, y, z) -> {
+      throw new AssertionError("a master starts no controller");
+    }, url, "agent-token", new Installer.Timings(Duration.ZERO, Duration.ofMillis(20), Duration.ofSeconds(20)),
+        new RealDisk(calls, http, Executors.newSingleThreadExecutor(), "")).run().get(30, TimeUnit.SECONDS);
+
+    List<String> reported = stages.get(host);
+    assertEquals(List.of("Starting installation", "Installing"), reported.subList(0, 2));
+    assertEquals("Rebooting", reported.get(reported.size() - 1));
+    assertTrue(reported.stream().filter("Writing image to disk"::equals).count() >= 2, reported.toString());
+    byte[] raw = java.nio.file.Files.readAllBytes(disk);
+    assertEquals("EFI PART", new String(raw, 512, 8, StandardCharsets.US_ASCII));
+    java.nio.file.Path part = dir.resolve("boot.ext4");
+    java.nio.file.Files.write(part, java.util.Arrays.copyOfRange(raw, 2048 * 512, 2048 * 512 + (32 << 20)));
+    Process p = new ProcessBuilder("debugfs", "-R", "cat /ignition/config.ign", part.toString())
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    assertEquals(HOST_IGNITION, new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
   }
 }

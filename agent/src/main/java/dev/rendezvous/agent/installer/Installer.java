@@ -11,13 +11,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The installer of a dry-run host (reference §1.3–§1.10, upstream's installer with --dry-run): the same stages
- * reported in the same order per role, the same waits on the other hosts, the bootstrap (or single node) starting
- * the controller, and simulated durations instead of a disk write and a reboot. Nothing here blocks a thread: each
- * step is a future, each wait a scheduled poll, so a swarm of thousands of installers runs on a few threads.
+ * The installer (reference §1.3–§1.10, upstream's assisted-installer): stages reported in upstream's order per role,
+ * the waits on the other hosts, the bootstrap (or single node) starting the controller, the OS written to the disk
+ * ({@link Disk}: simulated in dry-run, {@link ImageWriter} on a real host), then the reboot (never this machine's:
+ * a dry-run reports it, a real host leaves a marker). Nothing here blocks a thread: each step is a future, each wait
+ * a scheduled poll, so a swarm of thousands of installers runs on a few threads.
  */
-public final class DryRunInstaller {
-  private static final Logger LOG = LoggerFactory.getLogger(DryRunInstaller.class);
+public final class Installer {
+  /** Writes the OS and the host's Ignition to the installation disk, reporting percentages. */
+  public interface Disk {
+    CompletableFuture<Void> write(InstallRequest request, java.util.function.IntConsumer percent);
+  }
+  private static final Logger LOG = LoggerFactory.getLogger(Installer.class);
   /** Stages of another host from which it counts as rebooted into the cluster (upstream: its node exists). */
   private static final Set<String> REBOOTED = Set.of("Rebooting", "Waiting for ignition", "Configuring", "Joined", "Done");
   private static final Set<String> JOINED = Set.of("Joined", "Done");
@@ -37,10 +42,18 @@ public final class DryRunInstaller {
   private final String serviceUrl;
   private final String token;
   private final Timings timings;
+  private final Disk disk;
   private volatile ControllerLauncher.Running controller;
 
-  public DryRunInstaller(InstallRequest request, ServiceCalls service, ScheduledExecutorService scheduler,
+  /** A dry-run installer: the disk write is simulated. */
+  public Installer(InstallRequest request, ServiceCalls service, ScheduledExecutorService scheduler,
       ControllerLauncher launcher, String serviceUrl, String token, Timings timings) {
+    this(request, service, scheduler, launcher, serviceUrl, token, timings, null);
+  }
+
+  public Installer(InstallRequest request, ServiceCalls service, ScheduledExecutorService scheduler,
+      ControllerLauncher launcher, String serviceUrl, String token, Timings timings, Disk disk) {
+    this.disk = disk;
     this.request = request;
     this.service = service;
     this.scheduler = scheduler;
@@ -75,7 +88,9 @@ public final class DryRunInstaller {
           .thenCompose(v -> report("Waiting for controller", ""))
           .thenCompose(v -> controllerReady());
     }
-    flow = flow.thenCompose(v -> report("Rebooting", request.singleNode() ? "" : "Dry run: no reboot"));
+    // never this machine's reboot: a dry run pretends, a real host is left for its operator (or its BMC) to reboot
+    flow = flow.thenCompose(v -> report("Rebooting", disk == null ? (request.singleNode() ? "" : "Dry run: no reboot")
+        : "The disk is written; this agent does not reboot its machine"));
     return flow.handle((v, t) -> {
       if (t == null) {
         return CompletableFuture.<Void>completedFuture(null);
@@ -125,6 +140,13 @@ public final class DryRunInstaller {
 
   /** Writing image to disk with percentages, as upstream reports coreos-installer's progress. */
   private CompletableFuture<Void> writeImage() {
+    if (disk != null) {
+      java.util.concurrent.atomic.AtomicReference<CompletableFuture<Void>> reports =
+          new java.util.concurrent.atomic.AtomicReference<>(CompletableFuture.completedFuture(null));
+      return disk.write(request, pct -> reports.updateAndGet(prev -> prev.thenCompose(v ->
+              report("Writing image to disk", pct + "%"))))
+          .thenCompose(v -> reports.get());
+    }
     CompletableFuture<Void> f = CompletableFuture.completedFuture(null);
     for (String pct : List.of("0%", "33%", "66%", "100%")) {
       f = f.thenCompose(v -> report("Writing image to disk", pct)).thenCompose(v -> work());

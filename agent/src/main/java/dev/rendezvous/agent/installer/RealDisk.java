@@ -1,0 +1,60 @@
+package dev.rendezvous.agent.installer;
+
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.IntConsumer;
+
+/**
+ * The disk of a real host: the host's Ignition from the service ({@code ignition_url}, else upstream's
+ * {@code /v2/infra-env/{ie}/hosts/{h}/downloads/ignition}), then {@link ImageWriter} on a worker thread: the metal
+ * image when the service names one, else the minimal boot layout.
+ */
+public final class RealDisk implements Installer.Disk {
+  private final ServiceCalls service;
+  private final HttpClient http;
+  private final Executor blocking;
+  private final String kernelArgs;
+
+  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, String kernelArgs) {
+    this.service = service;
+    this.http = http;
+    this.blocking = blocking;
+    this.kernelArgs = kernelArgs;
+  }
+
+  @Override
+  public CompletableFuture<Void> write(InstallRequest r, IntConsumer percent) {
+    if (r.bootDevice() == null || r.bootDevice().isBlank()) {
+      return CompletableFuture.failedFuture(new IllegalArgumentException("the install request names no boot device"));
+    }
+    Path device = Path.of(r.bootDevice());
+    CompletableFuture<byte[]> ignition = r.ignitionUrl() != null && !r.ignitionUrl().isBlank()
+        ? service.downloadUrl(r.ignitionUrl())
+        : service.download("/infra-env/" + r.infraEnvId() + "/hosts/" + r.hostId() + "/downloads/ignition");
+    return ignition.thenAcceptAsync(ign -> {
+      try {
+        if (r.metalImageUrl() != null && !r.metalImageUrl().isBlank()) {
+          HttpResponse<InputStream> image = http.send(HttpRequest.newBuilder(URI.create(r.metalImageUrl())).build(),
+              HttpResponse.BodyHandlers.ofInputStream());
+          if (image.statusCode() != 200) {
+            throw new java.io.IOException("GET " + r.metalImageUrl() + " answered " + image.statusCode());
+          }
+          try (InputStream in = image.body()) {
+            ImageWriter.writeImage(in, image.headers().firstValueAsLong("Content-Length").orElse(-1), r.metalImageSha256(),
+                device, percent);
+          }
+        } else {
+          ImageWriter.writeBootLayout(device, ign, kernelArgs, percent);
+        }
+      } catch (Exception e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    }, blocking);
+  }
+}
