@@ -75,6 +75,71 @@ public final class ImageWriter {
     }
   }
 
+  /**
+   * After a metal image was written: as coreos-installer, put the Ignition into the image's partition named
+   * {@code boot} (ext4) as {@code ignition/config.ign} with the {@code ignition.firstboot} flag. The partition is
+   * edited with e2fsprogs' debugfs on a copy, then written back.
+   */
+  public static void addIgnition(Path device, byte[] ignition, String kernelArgs) throws IOException, InterruptedException {
+    checkTarget(device);
+    long[] boot = findPartition(device, "boot");
+    Path part = Files.createTempFile("rdv-boot-", ".ext4");
+    Path ign = Files.createTempFile("rdv-ign-", ".json");
+    Path kargs = Files.createTempFile("rdv-kargs-", ".txt");
+    Path empty = Files.createTempFile("rdv-empty-", "");
+    try (FileChannel disk = FileChannel.open(device, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+      long offset = boot[0] * SECTOR;
+      long length = (boot[1] - boot[0] + 1) * SECTOR;
+      try (FileChannel out = FileChannel.open(part, StandardOpenOption.WRITE)) {
+        for (long pos = 0; pos < length; ) {
+          pos += disk.transferTo(offset + pos, length - pos, out.position(pos));
+        }
+      }
+      Files.write(ign, ignition);
+      Files.writeString(kargs, kernelArgs == null ? "" : kernelArgs, StandardCharsets.UTF_8);
+      run("debugfs", "-w", "-R", "mkdir /ignition", part.toString());
+      for (String[] w : new String[][] {{ign.toString(), "/ignition/config.ign"}, {empty.toString(), "/ignition.firstboot"},
+          {kargs.toString(), "/kargs"}}) {
+        run("debugfs", "-w", "-R", "rm " + w[1], part.toString()); // replace an older one (absent: debugfs says so, exit 0)
+        run("debugfs", "-w", "-R", "write " + w[0] + " " + w[1], part.toString());
+      }
+      try (FileChannel in = FileChannel.open(part, StandardOpenOption.READ)) {
+        for (long pos = 0; pos < length; ) {
+          pos += in.transferTo(pos, length - pos, disk.position(offset + pos));
+        }
+      }
+      disk.force(true);
+    } finally {
+      for (Path p : new Path[] {part, ign, kargs, empty}) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  /** First and last LBA of the GPT partition with this name (primary table). */
+  static long[] findPartition(Path device, String name) throws IOException {
+    try (FileChannel in = FileChannel.open(device, StandardOpenOption.READ)) {
+      ByteBuffer h = ByteBuffer.allocate((int) SECTOR).order(ByteOrder.LITTLE_ENDIAN);
+      in.read(h, SECTOR);
+      if (!"EFI PART".equals(new String(h.array(), 0, 8, StandardCharsets.US_ASCII))) {
+        throw new IOException("the OS image on " + device + " has no GPT");
+      }
+      long entriesLba = h.getLong(72);
+      int count = h.getInt(80);
+      int size = h.getInt(84);
+      ByteBuffer e = ByteBuffer.allocate(count * size).order(ByteOrder.LITTLE_ENDIAN);
+      in.read(e, entriesLba * SECTOR);
+      for (int i = 0; i < count; i++) {
+        int at = i * size;
+        String label = new String(e.array(), at + 56, 72, StandardCharsets.UTF_16LE).replace("\u0000", "");
+        if (label.equals(name)) {
+          return new long[] {e.getLong(at + 32), e.getLong(at + 40)};
+        }
+      }
+      throw new IOException("the OS image on " + device + " has no partition named '" + name + "'");
+    }
+  }
+
   /** Builds the GPT and the boot partition with the Ignition on a device of at least 40 MiB. */
   public static void writeBootLayout(Path device, byte[] ignition, String kernelArgs, IntConsumer percent)
       throws IOException, InterruptedException {

@@ -49,6 +49,7 @@ public final class RealDisk implements Installer.Disk {
             ImageWriter.writeImage(in, image.headers().firstValueAsLong("Content-Length").orElse(-1), r.metalImageSha256(),
                 device, percent);
           }
+          ImageWriter.addIgnition(device, ign, kernelArgs);
         } else {
           ImageWriter.writeBootLayout(device, ign, kernelArgs, percent);
         }

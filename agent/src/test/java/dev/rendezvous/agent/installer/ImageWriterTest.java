@@ -107,4 +107,29 @@ class ImageWriterTest {
     assertThrows(IOException.class, () -> ImageWriter.writeImage(new ByteArrayInputStream(new byte[1]), 1, null,
         Path.of("/dev/null"), p -> { }));
   }
+
+  @Test
+  void aMetalImageGetsTheHostIgnitionInItsBootPartition() throws Exception {
+    // a CoreOS-shaped metal image: GPT with a partition labelled boot (ext4), built by the writer itself
+    Path image = dir.resolve("metal.img");
+    try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
+      f.setLength(40L << 20);
+    }
+    ImageWriter.writeBootLayout(image, "{\"old\":true}".getBytes(StandardCharsets.UTF_8), "", p -> { });
+    byte[] metal = Files.readAllBytes(image);
+    String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(metal));
+    Path disk = disk(64);
+    ImageWriter.writeImage(new ByteArrayInputStream(metal), metal.length, sha, disk, p -> { });
+    byte[] ignition = "{\"ignition\":{\"version\":\"3.2.0\"}}".getBytes(StandardCharsets.UTF_8);
+    ImageWriter.addIgnition(disk, ignition, "ip=dhcp");
+
+    long[] boot = ImageWriter.findPartition(disk, "boot");
+    assertEquals(2048, boot[0]);
+    byte[] raw = Files.readAllBytes(disk);
+    Path part = dir.resolve("boot.ext4");
+    Files.write(part, java.util.Arrays.copyOfRange(raw, (int) (boot[0] * 512), (int) ((boot[1] + 1) * 512)));
+    assertArrayEquals(ignition, debugfsCat(part, "/ignition/config.ign"), "the host's Ignition replaced the image's");
+    assertEquals("ip=dhcp", new String(debugfsCat(part, "/kargs"), StandardCharsets.UTF_8));
+    assertThrows(IOException.class, () -> ImageWriter.findPartition(disk, "root"), "no such partition: a clear error");
+  }
 }
