@@ -155,6 +155,8 @@ public final class Rendezvous implements AutoCloseable {
           .catalog(new dev.rendezvous.service.api.CatalogApi(pool, catalog, c.service().domainConfig().hardware(),
               java.util.Objects.requireNonNullElse(Rendezvous.class.getPackage().getImplementationVersion(), "0.1.0"),
               List.of()));
+      EventMetrics eventMetrics = new EventMetrics(bootstrap, observability.registry());
+      opened.push(eventMetrics);
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
       opened.push(relay::stop);
@@ -175,7 +177,7 @@ public final class Rendezvous implements AutoCloseable {
           .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)
           .map(r -> r.map(x -> new ProgressCheck.Refusal(x.httpStatus(), x.message()))));
       opened.push(() -> gateway.close().await(10, TimeUnit.SECONDS));
-      busClients = List.of(brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
+      busClients = List.of(eventMetrics, brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
       vertx.deployVerticle(new ImageServer(c.image(), new InfraEnvImages(downloads, tokens, agentSecret,

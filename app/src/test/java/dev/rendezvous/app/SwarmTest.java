@@ -34,6 +34,16 @@ class SwarmTest {
     }
   }
 
+  /** A sample's value in Prometheus text, 0 when absent. */
+  static double value(String exposition, String series) {
+    for (String line : exposition.split("\n")) {
+      if (line.startsWith(series + " ")) {
+        return Double.parseDouble(line.substring(series.length() + 1).trim());
+      }
+    }
+    return 0;
+  }
+
   @Test
   void dryRunAgentsBringHighlyAvailableAndSingleNodeClustersToReady() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -56,6 +66,12 @@ class SwarmTest {
     FleetSwarm.Report sno = run("swarm-install-sno", 1, 1, true, out);
     String log = out.toString(StandardCharsets.UTF_8);
     assertTrue(ha.allInstalled(), log);
+    // the install metrics counted both (other tests of this JVM may have added more)
+    Await.until("install metrics", Duration.ofSeconds(20), () -> {
+      String m = TestSystem.admin().get("/metrics").body();
+      return value(m, "rdv_installations_finished_total{result=\"installed\"}") >= 2
+          && value(m, "rdv_installations_started_total") >= 2 ? m : null;
+    });
     assertTrue(sno.allInstalled(), log);
     Api api = TestSystem.admin();
     for (String cluster : List.of(ha.clusterIds().get(0), sno.clusterIds().get(0))) {
