@@ -2,29 +2,34 @@ package dev.rendezvous.service.db;
 
 import io.vertx.pgclient.PgException;
 import io.vertx.sqlclient.ClosedConnectionException;
-import java.net.ConnectException;
+import java.io.IOException;
 import java.util.concurrent.TimeoutException;
 
 /**
  * Tells a database that is down or restarting (retry later: 503) from a failure of ours (500). PostgreSQL's
- * SQLSTATE class 08 is a connection exception; 57P01–57P03 are shutdowns and "starting up / in recovery".
+ * SQLSTATE class 08 is a connection exception; 57P01–57P03 are shutdowns and "starting up / in recovery";
+ * class 53 is insufficient resources (too many connections).
  */
 public final class DatabaseUnavailable {
   private DatabaseUnavailable() {}
 
   public static boolean is(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      if (t instanceof ConnectException || t instanceof ClosedConnectionException || t instanceof TimeoutException) {
+      // IOException covers a socket reset or a broken pipe when the server dies under a query
+      if (t instanceof IOException || t instanceof ClosedConnectionException || t instanceof TimeoutException) {
         return true;
       }
       if (t instanceof PgException pg && pg.getSqlState() != null
-          && (pg.getSqlState().startsWith("08") || pg.getSqlState().startsWith("57P"))) {
+          && (pg.getSqlState().startsWith("08") || pg.getSqlState().startsWith("57P")
+              || pg.getSqlState().startsWith("53"))) {
         return true;
       }
       String m = String.valueOf(t.getMessage());
       // the pool's own words when it cannot hand out a connection in time
       if (m.contains("Connection refused") || m.contains("Timeout while waiting for a connection")
-          || m.contains("Connection is closed") || m.contains("connection was closed")) {
+          || m.contains("Connection is closed") || m.contains("connection was closed")
+          || m.contains("connection has been closed") || m.contains("Connection reset")
+          || m.contains("Pool closed") || m.contains("the database system is")) {
         return true;
       }
     }
