@@ -22,6 +22,7 @@ public record AppConfig(
     String agentTokenSecret,
     boolean durable,
     java.time.Duration eventsRetention,
+    int eventStreamMaxPending,
     Path agentJar,
     List<String> gatewayFlags,
     long pressureBacklogEvents,
@@ -101,6 +102,7 @@ public record AppConfig(
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
         s.string("agent-token-secret", null), durability.equals("durable"),
         java.time.Duration.ofDays(nonNegative("events-retention-days", s.integer("events-retention-days", 90))),
+        Math.max(1, s.integer("event-stream-max-pending", 1000)),
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
         gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service);
     s.rejectUnknown();

@@ -8,6 +8,8 @@ import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.DomainEventRecorded;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -22,10 +24,12 @@ import java.util.concurrent.CompletionStage;
 final class EventMetrics implements AutoCloseable {
   static final String GROUP = "rdv-metrics";
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Map<String, String> FINISHED = Map.of(
-      "cluster_installation_completed", "installed",
-      "cluster_installation_failed", "error",
-      "cluster_installation_canceled", "cancelled");
+  private static final Map<String, String> FINISHED_STATUS = Map.of(
+      "installed", "installed", "error", "error", "cancelled", "cancelled");
+  private static final Duration[] INSTALL_BUCKETS = durations(10, 20, 30, 60, 120, 300, 600, 1200, 1800, 2700, 3600,
+      5400, 7200, 10800);
+  private static final Duration[] STAGE_BUCKETS = durations(0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600);
+  private static final Duration[] TO_KNOWN_BUCKETS = durations(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800);
 
   private final MeterRegistry registry;
   private final BusConsumer consumer;
@@ -34,10 +38,13 @@ final class EventMetrics implements AutoCloseable {
     this.registry = registry;
     Counter.builder("rdv.installations.started").description("Installations started (install action accepted)")
         .register(registry);
-    FINISHED.values().forEach(r -> Counter.builder("rdv.installations.finished").tag("result", r)
-        .description("Installations that ended, by result").register(registry));
+    Counter.builder("rdv.clusters.registered").description("Clusters created").register(registry);
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-metrics")
         .topics(List.of(Topics.EVENTS)).startFrom(BusConsumer.StartFrom.LATEST).handler(this::count).start();
+  }
+
+  BusConsumer busConsumer() {
+    return consumer;
   }
 
   CompletableFuture<Void> started() {
@@ -53,26 +60,85 @@ final class EventMetrics implements AutoCloseable {
         case "cluster_prepare_installation_started" -> registry.counter("rdv.installations.started").increment();
         case "host_validation_failed", "cluster_validation_failed" -> registry.counter("rdv.validation.failures",
             "validation", validationId(ev), "level", name.startsWith("host") ? "host" : "cluster").increment();
-        default -> {
-          String result = FINISHED.get(name);
-          if (result != null) {
-            registry.counter("rdv.installations.finished", "result", result).increment();
+        case "cluster_status_updated" -> installationEnded(props(ev));
+        case "host_install_progress_updated" -> stageLeft(props(ev));
+        case "host_status_updated" -> {
+          JsonNode p = props(ev);
+          if (p.has("seconds_since_registration")) {
+            timer("rdv.host.time.to.known", "From a host's registration to its status known", TO_KNOWN_BUCKETS)
+                .record(seconds(p.path("seconds_since_registration").asText()));
           }
         }
+        default -> { }
       }
     }
     return CompletableFuture.completedFuture(null);
   }
 
-  private static String validationId(DomainEventRecorded ev) {
-    try {
-      JsonNode props = ev.props() == null ? null : JSON.readTree(ev.props());
-      String id = props == null ? "" : props.path("validation_id").asText("");
-      // validation ids are upstream's fixed set; anything else is folded so labels stay bounded
-      return id.matches("[a-z0-9-]{1,64}") ? id : "other";
-    } catch (java.io.IOException bad) {
-      return "other";
+  /** A cluster reaching installed, error or cancelled: counted and timed by result and shape. */
+  private void installationEnded(JsonNode p) {
+    String result = FINISHED_STATUS.get(p.path("cluster_status").asText(""));
+    if (result == null) {
+      return;
     }
+    String topology = "single-node".equals(p.path("topology").asText()) ? "single-node" : "highly-available";
+    String hosts = hostBucket(p.path("host_count").asInt(0));
+    registry.counter("rdv.installations.finished", "result", result, "topology", topology, "hosts", hosts).increment();
+    if (p.has("install_duration_seconds")) {
+      Timer.builder("rdv.installation.duration").description("From the install action to installed, error or cancelled")
+          .tags("result", result, "topology", topology, "hosts", hosts).serviceLevelObjectives(INSTALL_BUCKETS)
+          .register(registry).record(seconds(p.path("install_duration_seconds").asText()));
+    }
+  }
+
+  /** A host moving to its next install stage: how long the stage it left took. */
+  private void stageLeft(JsonNode p) {
+    String stage = p.path("previous_stage").asText("");
+    if (stage.isEmpty() || !p.has("previous_stage_seconds")) {
+      return;
+    }
+    // stages and roles are upstream's fixed sets; anything else is folded so labels stay bounded
+    String role = p.path("role").asText("");
+    Timer.builder("rdv.host.install.stage.duration").description("Time a host spent in an install stage")
+        .tags("stage", stage.matches("[A-Za-z -]{1,48}") ? stage : "other",
+            "role", role.matches("master|worker|bootstrap|arbiter|auto-assign") ? role : "other")
+        .serviceLevelObjectives(STAGE_BUCKETS).register(registry)
+        .record(seconds(p.path("previous_stage_seconds").asText()));
+  }
+
+  private Timer timer(String name, String description, Duration[] buckets) {
+    return Timer.builder(name).description(description).serviceLevelObjectives(buckets).register(registry);
+  }
+
+  static String hostBucket(int hosts) {
+    return hosts <= 1 ? "1" : hosts <= 5 ? "2-5" : hosts <= 10 ? "6-10" : hosts <= 50 ? "11-50" : hosts <= 250 ? "51-250" : "251+";
+  }
+
+  private static Duration seconds(String text) {
+    try {
+      return Duration.ofMillis(Math.max(0, Math.round(Double.parseDouble(text) * 1000)));
+    } catch (NumberFormatException bad) {
+      return Duration.ZERO;
+    }
+  }
+
+  private static JsonNode props(DomainEventRecorded ev) {
+    try {
+      JsonNode n = ev.props() == null ? null : JSON.readTree(ev.props());
+      return n == null ? JSON.createObjectNode() : n;
+    } catch (java.io.IOException bad) {
+      return JSON.createObjectNode();
+    }
+  }
+
+  private static Duration[] durations(double... seconds) {
+    return java.util.Arrays.stream(seconds).mapToObj(x -> Duration.ofMillis(Math.round(x * 1000))).toArray(Duration[]::new);
+  }
+
+  private static String validationId(DomainEventRecorded ev) {
+    String id = props(ev).path("validation_id").asText("");
+    // validation ids are upstream's fixed set; anything else is folded so labels stay bounded
+    return id.matches("[a-z0-9-]{1,64}") ? id : "other";
   }
 
   @Override

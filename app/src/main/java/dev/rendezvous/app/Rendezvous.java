@@ -23,6 +23,9 @@ import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.bus.EventRelay;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.consumers.BrainConsumer;
+import dev.rendezvous.service.api.EventStreamApi;
+import dev.rendezvous.service.feed.EventFeed;
+import dev.rendezvous.service.feed.EventStream;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
@@ -155,6 +158,16 @@ public final class Rendezvous implements AutoCloseable {
           .catalog(new dev.rendezvous.service.api.CatalogApi(pool, catalog, c.service().domainConfig().hardware(),
               java.util.Objects.requireNonNullElse(Rendezvous.class.getPackage().getImplementationVersion(), "0.1.0"),
               List.of()));
+      EventFeed feed = new EventFeed(vertx, pool);
+      feed.start(200).await(30, TimeUnit.SECONDS);
+      opened.push(feed::stop);
+      api.eventStream(new EventStreamApi(vertx, feed, c.eventStreamMaxPending(), 15_000));
+      io.micrometer.core.instrument.Gauge.builder("rdv.event.stream.readers", feed, EventFeed::readers)
+          .description("Clients following the live event stream on this instance").register(observability.registry());
+      io.micrometer.core.instrument.FunctionCounter.builder("rdv.event.stream.catch.ups", EventStream.OVERFLOWS,
+          java.util.concurrent.atomic.AtomicLong::get)
+          .description("Slow stream readers that were caught up from the table instead of held in memory")
+          .register(observability.registry());
       EventMetrics eventMetrics = new EventMetrics(bootstrap, observability.registry());
       opened.push(eventMetrics);
       EventRelay relay = new EventRelay(vertx, pool, producer);
@@ -181,7 +194,14 @@ public final class Rendezvous implements AutoCloseable {
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
       vertx.deployVerticle(new ImageServer(c.image(), new InfraEnvImages(downloads, tokens, agentSecret,
-          c.service().authDisabled()))).await(60, TimeUnit.SECONDS);
+          c.service().authDisabled())).downloads(FleetMetrics.imageDownloads(observability.registry())))
+          .await(60, TimeUnit.SECONDS);
+      FleetMetrics fleetMetrics = new FleetMetrics(vertx, pool, bootstrap, observability.registry(),
+          List.of(dev.rendezvous.service.consumers.BrainConsumer.GROUP, EventMetrics.GROUP));
+      fleetMetrics.start(java.time.Duration.ofSeconds(15));
+      FleetMetrics.busConsumer(observability.registry(), BrainConsumer.GROUP, brain.busConsumer());
+      FleetMetrics.busConsumer(observability.registry(), EventMetrics.GROUP, eventMetrics.busConsumer());
+      opened.push(fleetMetrics);
       vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
               bs, observability, c.agentJar()),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))

@@ -67,11 +67,26 @@ class SwarmTest {
     String log = out.toString(StandardCharsets.UTF_8);
     assertTrue(ha.allInstalled(), log);
     // the install metrics counted both (other tests of this JVM may have added more)
-    Await.until("install metrics", Duration.ofSeconds(20), () -> {
-      String m = TestSystem.admin().get("/metrics").body();
-      return value(m, "rdv_installations_finished_total{result=\"installed\"}") >= 2
-          && value(m, "rdv_installations_started_total") >= 2 ? m : null;
+    String m = Await.until("install metrics", Duration.ofSeconds(20), () -> {
+      String text = TestSystem.admin().get("/metrics").body();
+      return value(text, "rdv_installations_finished_total{hosts=\"2-5\",result=\"installed\",topology=\"highly-available\"}") >= 1
+          && value(text, "rdv_installations_finished_total{hosts=\"1\",result=\"installed\",topology=\"single-node\"}") >= 1
+          && value(text, "rdv_installations_started_total") >= 2 ? text : null;
     });
+    // durations: the whole install, each host stage by role, registration to known
+    double installSeconds = value(m, "rdv_installation_duration_seconds_sum{hosts=\"1\",result=\"installed\",topology=\"single-node\"}");
+    assertTrue(installSeconds > 1 && installSeconds < 600, "single-node install took " + installSeconds + " s by the metric");
+    assertTrue(value(m, "rdv_host_install_stage_duration_seconds_count{role=\"master\",stage=\"Writing image to disk\"}") >= 2, m);
+    assertTrue(value(m, "rdv_host_install_stage_duration_seconds_count{role=\"bootstrap\",stage=\"Waiting for control plane\"}") >= 1, m);
+    assertTrue(value(m, "rdv_host_time_to_known_seconds_count") >= 6, m);
+    // the fleet gauges (refreshed every 15 s) and the bus counters
+    String fleet = Await.until("fleet gauges", Duration.ofSeconds(40), () -> {
+      String text = TestSystem.admin().get("/metrics").body();
+      return value(text, "rdv_clusters{status=\"installed\"}") >= 2 && value(text, "rdv_hosts{status=\"installed\"}") >= 6
+          ? text : null;
+    });
+    assertTrue(value(fleet, "rdv_bus_events_handled_total{group=\"rdv-service-brain\"}") > 0, fleet);
+    assertTrue(fleet.contains("rdv_bus_consumer_lag_records{group=\"rdv-service-brain\"}"), fleet);
     assertTrue(sno.allInstalled(), log);
     Api api = TestSystem.admin();
     for (String cluster : List.of(ha.clusterIds().get(0), sno.clusterIds().get(0))) {

@@ -93,6 +93,7 @@ public final class BusConsumer implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final AtomicLong handled = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong retried = new AtomicLong();
     private final AtomicLong committed = new AtomicLong();
     private volatile boolean running = true;
     /** Records on the broker not yet handled here (lag of the owned partitions plus fetched-but-unhandled). */
@@ -161,6 +162,11 @@ public final class BusConsumer implements AutoCloseable {
     /** Records whose handler succeeded. */
     public long handledCount() {
         return handled.get();
+    }
+
+    /** Handler attempts that failed and were scheduled again (a batch counts once). */
+    public long retriedCount() {
+        return retried.get();
     }
 
     /** Records skipped: undecodable, unknown payload type, or failed after all retries. */
@@ -335,6 +341,7 @@ public final class BusConsumer implements AutoCloseable {
                     + " ms: {}", name, p.event.eventId(), p.ps.tp, p.record.offset(), p.attempts, backoff,
                     describe(error));
             p.running = false;
+            retried.incrementAndGet();
             timers.schedule(() -> signal(new RetryDue(p)), backoff, TimeUnit.MILLISECONDS);
         } else if (p.members != null && p.attempts > config.maxRetries) {
             LOG.warn("bus consumer {}: a batch of {} events at {} failed {} times; handling them one by one: {}", name,
@@ -346,6 +353,7 @@ public final class BusConsumer implements AutoCloseable {
                     name, p.event.eventId(), p.event.type(), p.ps.tp, p.record.offset(), p.attempts,
                     config.maxRetries + 1, backoff, describe(error));
             p.running = false;
+            retried.incrementAndGet();
             timers.schedule(() -> signal(new RetryDue(p)), backoff, TimeUnit.MILLISECONDS);
         } else {
             LOG.error("bus consumer {}: SKIPPING event {} ({}) at {}@{} after {} failed attempts: {}", name,

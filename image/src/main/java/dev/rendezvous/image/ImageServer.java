@@ -53,6 +53,21 @@ public final class ImageServer extends VerticleBase {
   private HttpServer server;
   private IsoStreamer streamer;
 
+  /** Told of every image body sent (metrics): which artifact, the bytes written, whether it was sent whole. */
+  public interface DownloadListener {
+    DownloadListener NONE = (artifact, bytes, complete) -> { };
+
+    void served(String artifact, long bytes, boolean complete);
+  }
+
+  private volatile DownloadListener downloads = DownloadListener.NONE;
+
+  /** Set before deployment. */
+  public ImageServer downloads(DownloadListener listener) {
+    this.downloads = listener;
+    return this;
+  }
+
   /** Prepares the catalog from {@code config.osImages()} on a worker after start. */
   public ImageServer(ImageConfig config, InfraEnvImageSource source) {
     this(config, source, null);
@@ -208,7 +223,8 @@ public final class ImageServer extends VerticleBase {
         file = base.full();
       }
       IsoOverlay.Served served = IsoOverlay.iso(file, img, a, t == ImageType.MINIMAL_ISO);
-      send(ctx, served, file, lastModified(img.updatedAt(), file), id + "-discovery.iso", "application/octet-stream");
+      send(ctx, t == ImageType.MINIMAL_ISO ? "minimal-iso" : "full-iso", served, file, lastModified(img.updatedAt(), file),
+          id + "-discovery.iso", "application/octet-stream");
     });
   }
 
@@ -221,7 +237,7 @@ public final class ImageServer extends VerticleBase {
       String a = arch != null ? arch : orDefault(img.cpuArchitecture(), "x86_64");
       BaseImage base = baseImage(version != null ? version : img.openshiftVersion(), a);
       IsoOverlay.Served served = IsoOverlay.pxeInitrd(base.full(), img);
-      send(ctx, served, base.full(), lastModified(img.updatedAt(), base.full()), id + "-initrd.img",
+      send(ctx, "pxe-initrd", served, base.full(), lastModified(img.updatedAt(), base.full()), id + "-initrd.img",
           "application/octet-stream");
     });
   }
@@ -265,7 +281,7 @@ public final class ImageServer extends VerticleBase {
     };
     IsoFile f = file.orElseThrow(() -> ImageRequestException.notFound(
         "base image " + base.entry().version() + " has no " + artifact));
-    send(ctx, IsoOverlay.artifact(base.full(), f), base.full(), base.full().modified(), null,
+    send(ctx, artifact, IsoOverlay.artifact(base.full(), f), base.full(), base.full().modified(), null,
         "application/octet-stream");
   }
 
@@ -301,7 +317,7 @@ public final class ImageServer extends VerticleBase {
     });
   }
 
-  private void send(RoutingContext ctx, IsoOverlay.Served served, BaseImageFile file, Instant modified,
+  private void send(RoutingContext ctx, String artifact, IsoOverlay.Served served, BaseImageFile file, Instant modified,
       String filename, String contentType) {
     HttpServerRequest req = ctx.request();
     HttpServerResponse resp = ctx.response();
@@ -341,6 +357,7 @@ public final class ImageServer extends VerticleBase {
       return;
     }
     streamer.send(req, body, file.channel(), body.slice(start, end))
+        .onComplete(ar -> downloads.served(artifact, resp.bytesWritten(), ar.succeeded()))
         .onFailure(e -> LOG.debug("download of {} ended early: {}", req.path(), e.toString()));
   }
 

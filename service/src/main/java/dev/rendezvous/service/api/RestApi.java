@@ -56,6 +56,7 @@ public final class RestApi {
   private final InfraEnvParams infraEnvParams;
   private final Function<InfraEnvRow, String> downloadUrl;
   private CatalogApi catalogApi;
+  private EventStreamApi eventStream;
   private final long bodyLimitBytes;
   private final BusPublisher bus;
   private final Brain brain;
@@ -99,6 +100,12 @@ public final class RestApi {
     this.installFiles = files;
     this.installReports = reports;
     this.agentOrUser = agentOrUser;
+    return this;
+  }
+
+  /** The live event stream (mounted with the user routes). */
+  public RestApi eventStream(EventStreamApi stream) {
+    this.eventStream = stream;
     return this;
   }
 
@@ -152,6 +159,9 @@ public final class RestApi {
     router.patch(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::updateHost);
     router.delete(b + "/infra-envs/:infra_env_id/hosts/:host_id").handler(this::deleteHost);
     router.get(b + "/events").handler(this::listEvents);
+    if (eventStream != null) {
+      eventStream.mount(router);
+    }
     router.get(b + "/openshift-versions").handler(this::openshiftVersions);
     router.get(b + "/infra-envs/:infra_env_id/downloads/image-url").handler(this::imageUrl);
     if (catalogApi != null) {

@@ -73,6 +73,11 @@ public final class BrainConsumer implements AutoCloseable {
     return consumer.backlog();
   }
 
+  /** The bus consumer underneath (its counters feed the bus metrics). */
+  public dev.rendezvous.bus.BusConsumer busConsumer() {
+    return consumer;
+  }
+
   /** Records handled and skipped so far (tests, benchmarks). */
   public long handledCount() {
     return consumer.handledCount();

@@ -112,7 +112,7 @@ public final class EventRepository {
     });
   }
 
-  static JsonObject toJson(Row r) {
+  public static JsonObject toJson(Row r) {
     JsonObject o = new JsonObject()
         .put("name", r.getString("name"))
         .put("severity", r.getString("severity"))

@@ -312,11 +312,19 @@ public final class ClusterStateMachine {
       List<ClusterEffect> effects = new ArrayList<>(p.effects());
       List<DomainEvent> events = new ArrayList<>();
       if (to != c.status()) {
-        events.add(DomainEvent.cluster("cluster_status_updated", EventSeverity.INFO,
-            "Updated status of the cluster to " + to.wire(), c.id(), Map.of("cluster_status", to.wire(), "status_info", info)));
+        Map<String, String> props = new java.util.LinkedHashMap<>(Map.of("cluster_status", to.wire(), "status_info", info));
         if (to == INSTALLED || to == ERROR || to == CANCELLED) {
           effects.add(new ClusterEffect.SetInstallCompletedAt(f.now));
+          // what the install-duration metrics need, so a metrics consumer keeps no per-cluster state
+          if (c.installStartedAt() != null && !c.installStartedAt().isAfter(f.now)) {
+            props.put("install_duration_seconds",
+                Double.toString(java.time.Duration.between(c.installStartedAt(), f.now).toMillis() / 1000.0));
+          }
+          props.put("topology", c.singleNode() ? "single-node" : "highly-available");
+          props.put("host_count", Integer.toString(c.hosts().size()));
         }
+        events.add(DomainEvent.cluster("cluster_status_updated", EventSeverity.INFO,
+            "Updated status of the cluster to " + to.wire(), c.id(), props));
       }
       events.addAll(p.events());
       return new ClusterTransition(c.status(), to, info, r.name(), effects, events, null, hostEvents, null);

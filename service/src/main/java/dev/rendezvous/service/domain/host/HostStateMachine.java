@@ -535,7 +535,7 @@ public final class HostStateMachine {
     if (stage == HostStage.FAILED) {
       String statusInfo = info.isEmpty() ? HostStage.FAILED.wire() : HostStage.FAILED.wire() + " - " + info;
       HostProgress progress = new HostProgress(stage, info, startedAt(host, stage, now), now, host.progress().installationPercentage());
-      return finish(host, ERROR, statusInfo, "Host stage Failed moves the host to error",
+      return finish(host, now, ERROR, statusInfo, "Host stage Failed moves the host to error",
           List.of(new HostEffect.SetProgress(progress)), List.of(progressEvent(host, stage, info)), null);
     }
     if (!EnumSet.of(INSTALLING, INSTALLING_IN_PROGRESS, INSTALLING_PENDING_USER_ACTION).contains(host.status())) {
@@ -565,7 +565,18 @@ public final class HostStateMachine {
     }
     HostTransition t = run(host, cluster, p, now, progressRules(stage), null, leading);
     List<DomainEvent> events = new ArrayList<>(t.events());
-    events.add(0, progressEvent(host, stage, info));
+    DomainEvent reached = progressEvent(host, stage, info);
+    if (current != null && host.progress().stageStartedAt() != null && !host.progress().stageStartedAt().isAfter(now)) {
+      // how long the stage just left took: the stage-duration metrics read it from the event
+      Map<String, String> props = new java.util.LinkedHashMap<>(reached.props());
+      props.put("previous_stage", current.wire());
+      props.put("previous_stage_seconds",
+          Double.toString(java.time.Duration.between(host.progress().stageStartedAt(), now).toMillis() / 1000.0));
+      props.put("role", host.bootstrap() ? "bootstrap" : host.effectiveRole().wire());
+      reached = new DomainEvent(reached.name(), reached.severity(), reached.message(), reached.clusterId(),
+          reached.hostId(), reached.infraEnvId(), props);
+    }
+    events.add(0, reached);
     return new HostTransition(t.previousStatus(), t.status(), t.statusInfo(), t.rule(), t.effects(), events, null, t.rejection());
   }
 
@@ -650,13 +661,13 @@ public final class HostStateMachine {
       String info = post.info() == null ? host.statusInfo() : render(post.info(), f);
       List<HostEffect> effects = new ArrayList<>(leading);
       effects.addAll(post.effects());
-      return finish(host, to, info, r.name(), effects, post.events(), null);
+      return finish(host, f.now, to, info, r.name(), effects, post.events(), null);
     }
     return rejected(host, new Rejection(409, String.format("no transition for event %s from host status %s",
         event.getClass().getSimpleName(), host.status() == null ? "(new)" : host.status())));
   }
 
-  private HostTransition finish(HostSnapshot host, HostStatus to, String info, String rule, List<HostEffect> effects,
+  private HostTransition finish(HostSnapshot host, Instant now, HostStatus to, String info, String rule, List<HostEffect> effects,
       List<DomainEvent> extraEvents, ValidationsInfo validations) {
     List<DomainEvent> events = new ArrayList<>(extraEvents);
     if (host.status() != to) {
@@ -666,8 +677,14 @@ public final class HostStateMachine {
       if (!info.isEmpty()) {
         msg += " (" + info + ")";
       }
-      events.add(0, DomainEvent.host("host_status_updated", severityFor(to), msg, host,
-          Map.of("host_name", name, "src_status", from, "new_status", to.wire(), "info", info)));
+      Map<String, String> props = new java.util.LinkedHashMap<>(
+          Map.of("host_name", name, "src_status", from, "new_status", to.wire(), "info", info));
+      if (to == KNOWN && host.registeredAt() != null && !host.registeredAt().isAfter(now)) {
+        // time from registration to known, for the metric of the same name
+        props.put("seconds_since_registration",
+            Double.toString(java.time.Duration.between(host.registeredAt(), now).toMillis() / 1000.0));
+      }
+      events.add(0, DomainEvent.host("host_status_updated", severityFor(to), msg, host, props));
     }
     return new HostTransition(host.status(), to, info, rule, effects, events, validations, null);
   }

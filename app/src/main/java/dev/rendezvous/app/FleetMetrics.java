@@ -1,0 +1,122 @@
+package dev.rendezvous.app;
+
+import dev.rendezvous.bus.BusConsumer;
+import dev.rendezvous.bus.ConsumerLag;
+import dev.rendezvous.image.ImageServer;
+import dev.rendezvous.service.domain.cluster.ClusterStatus;
+import dev.rendezvous.service.domain.host.HostStatus;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Vertx;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The fleet's state as gauges, refreshed on a timer, never on a scrape: clusters and hosts by status (one grouped
+ * count of each table per period, so scrapes cost nothing whatever the fleet's size; no status index, which would
+ * cost every status write its HOT update), and each consumer group's lag as the broker has it. Every instance reports the same fleet-wide figures; dashboards take max() across instances.
+ * Also the bus consumers' handled/retried/skipped counters and the image server's downloads.
+ */
+final class FleetMetrics implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FleetMetrics.class);
+
+  private final Vertx vertx;
+  private final Pool pool;
+  private final MeterRegistry registry;
+  private final List<String> groups;
+  private final ConsumerLag lag;
+  private final Map<String, AtomicLong> clusters = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> hosts = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> lags = new ConcurrentHashMap<>();
+  private long timer = -1;
+  private volatile boolean refreshing;
+
+  FleetMetrics(Vertx vertx, Pool pool, String bootstrap, MeterRegistry registry, List<String> groups) {
+    this.vertx = vertx;
+    this.pool = pool;
+    this.registry = registry;
+    this.groups = List.copyOf(groups);
+    this.lag = new ConsumerLag(bootstrap);
+    for (ClusterStatus s : ClusterStatus.values()) {
+      AtomicLong v = clusters.computeIfAbsent(s.wire(), k -> new AtomicLong());
+      Gauge.builder("rdv.clusters", v, AtomicLong::get).tag("status", s.wire())
+          .description("Clusters by status (fleet-wide; take max across instances)").register(registry);
+    }
+    for (HostStatus s : HostStatus.values()) {
+      AtomicLong v = hosts.computeIfAbsent(s.wire(), k -> new AtomicLong());
+      Gauge.builder("rdv.hosts", v, AtomicLong::get).tag("status", s.wire())
+          .description("Hosts by status (fleet-wide; take max across instances)").register(registry);
+    }
+    for (String g : this.groups) {
+      AtomicLong v = lags.computeIfAbsent(g, k -> new AtomicLong());
+      Gauge.builder("rdv.bus.consumer.lag", v, AtomicLong::get).tag("group", g).baseUnit("records")
+          .description("Records the consumer group has not committed past").register(registry);
+    }
+  }
+
+  /** Counters of a bus consumer of this instance. */
+  static void busConsumer(MeterRegistry registry, String group, BusConsumer c) {
+    FunctionCounter.builder("rdv.bus.events.handled", c, BusConsumer::handledCount).tag("group", group)
+        .description("Bus events handled by this instance").register(registry);
+    FunctionCounter.builder("rdv.bus.events.retried", c, BusConsumer::retriedCount).tag("group", group)
+        .description("Handler attempts that failed and were retried").register(registry);
+    FunctionCounter.builder("rdv.bus.events.skipped", c, BusConsumer::skippedCount).tag("group", group)
+        .description("Bus events skipped (undecodable, or failed after all retries)").register(registry);
+  }
+
+  /** Image downloads by artifact, and bytes sent. */
+  static ImageServer.DownloadListener imageDownloads(MeterRegistry registry) {
+    return (artifact, bytes, complete) -> {
+      String a = artifact.matches("full-iso|minimal-iso|pxe-initrd|kernel|rootfs|initrd") ? artifact : "other";
+      registry.counter("rdv.image.downloads", "artifact", a, "complete", Boolean.toString(complete)).increment();
+      registry.counter("rdv.image.sent.bytes", "artifact", a).increment(bytes);
+    };
+  }
+
+  void start(Duration every) {
+    refresh();
+    timer = vertx.setPeriodic(every.toMillis(), id -> refresh());
+  }
+
+  /** One refresh: the two grouped counts and the lags; a failure keeps the last figures. */
+  void refresh() {
+    if (refreshing) {
+      return;
+    }
+    refreshing = true;
+    pool.query("SELECT 'c' AS kind, status, count(*) AS n FROM clusters GROUP BY status"
+            + " UNION ALL SELECT 'h', status, count(*) FROM hosts GROUP BY status").execute()
+        .onSuccess(rows -> {
+          Map<String, Long> c = new java.util.HashMap<>();
+          Map<String, Long> h = new java.util.HashMap<>();
+          for (Row r : rows) {
+            ("c".equals(r.getString("kind")) ? c : h).put(r.getString("status"), r.getLong("n"));
+          }
+          clusters.forEach((s, v) -> v.set(c.getOrDefault(s, 0L)));
+          hosts.forEach((s, v) -> v.set(h.getOrDefault(s, 0L)));
+        })
+        .onFailure(e -> LOG.debug("fleet gauges not refreshed: {}", e.toString()))
+        .onComplete(ar -> refreshing = false);
+    lag.lags(groups).whenComplete((m, e) -> {
+      if (m != null) {
+        m.forEach((g, v) -> lags.get(g).set(v));
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    if (timer >= 0) {
+      vertx.cancelTimer(timer);
+    }
+    lag.close();
+  }
+}
