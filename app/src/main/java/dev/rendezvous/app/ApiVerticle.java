@@ -53,12 +53,28 @@ final class ApiVerticle extends VerticleBase {
     router.get("/health").handler(ctx -> ctx.json(new JsonObject().put("status", "ok")));
     router.get("/ready").handler(this::ready);
     router.get("/metrics").handler(observability::handleScrape);
+    // the fleet page: static, public (it asks for a token and calls the API with it)
+    router.get("/fleet").handler(ctx -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
+        .putHeader("Cache-Control", "no-cache").end(FLEET_PAGE));
+    router.get("/").handler(ctx -> ctx.redirect("/fleet"));
     // Discovery hosts fetch the agent from here (the Ignition's agent unit); it is public code, no auth.
     router.get(AGENT_JAR_PATH).handler(this::agentJar);
     api.mount(router);
     moreUserRoutes.accept(router);
     server = vertx.createHttpServer(serverOptions.setPort(port).setHost("0.0.0.0").setCompressionSupported(true));
     return server.requestHandler(router).listen();
+  }
+
+  /** Read once, when the class is loaded at deployment (on the deploying thread, before any event loop serves). */
+  static final String FLEET_PAGE = fleetPage();
+
+  private static String fleetPage() {
+    try (java.io.InputStream in = ApiVerticle.class.getResourceAsStream("/fleet/index.html")) {
+      return in == null ? "the fleet page is missing from this build" : new String(in.readAllBytes(),
+          java.nio.charset.StandardCharsets.UTF_8);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   static final String AGENT_JAR_PATH = "/api/rendezvous/v1/agent/rendezvous-agent.jar";

@@ -28,7 +28,8 @@ final class EventMetrics implements AutoCloseable {
       "installed", "installed", "error", "error", "cancelled", "cancelled");
   private static final Duration[] INSTALL_BUCKETS = durations(10, 20, 30, 60, 120, 300, 600, 1200, 1800, 2700, 3600,
       5400, 7200, 10800);
-  private static final Duration[] STAGE_BUCKETS = durations(0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1200, 1800, 3600);
+  private static final Duration[] STAGE_BUCKETS = durations(1, 5, 10, 30, 60, 120, 300, 600, 1800, 3600);
+  private static final List<String> ROLES = List.of("master", "worker", "bootstrap", "arbiter");
   private static final Duration[] TO_KNOWN_BUCKETS = durations(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800);
 
   private final MeterRegistry registry;
@@ -39,6 +40,21 @@ final class EventMetrics implements AutoCloseable {
     Counter.builder("rdv.installations.started").description("Installations started (install action accepted)")
         .register(registry);
     Counter.builder("rdv.clusters.registered").description("Clusters created").register(registry);
+    // every known label combination starts at zero (Prometheus' advice), so "failed per hour" is 0, not "no data"
+    for (String result : FINISHED_STATUS.values()) {
+      for (String topology : List.of("single-node", "highly-available")) {
+        installTimer(result, topology);
+        for (String hosts : List.of("1", "2-5", "6-10", "11-50", "51-250", "251+")) {
+          Counter.builder("rdv.installations.finished").tags("result", result, "topology", topology, "hosts", hosts)
+              .description("Installations that ended, by result and shape").register(registry);
+        }
+      }
+    }
+    // histograms too: a series born with its first observation would hide that observation from rate()
+    for (dev.rendezvous.service.domain.host.HostStage stage : dev.rendezvous.service.domain.host.HostStage.values()) {
+      ROLES.forEach(role -> stageTimer(stage.wire(), role));
+    }
+    timer("rdv.host.time.to.known", "From a host's registration to its status known", TO_KNOWN_BUCKETS);
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-metrics")
         .topics(List.of(Topics.EVENTS)).startFrom(BusConsumer.StartFrom.LATEST).handler(this::count).start();
   }
@@ -85,10 +101,18 @@ final class EventMetrics implements AutoCloseable {
     String hosts = hostBucket(p.path("host_count").asInt(0));
     registry.counter("rdv.installations.finished", "result", result, "topology", topology, "hosts", hosts).increment();
     if (p.has("install_duration_seconds")) {
-      Timer.builder("rdv.installation.duration").description("From the install action to installed, error or cancelled")
-          .tags("result", result, "topology", topology, "hosts", hosts).serviceLevelObjectives(INSTALL_BUCKETS)
-          .register(registry).record(seconds(p.path("install_duration_seconds").asText()));
+      installTimer(result, topology).record(seconds(p.path("install_duration_seconds").asText()));
     }
+  }
+
+  private Timer installTimer(String result, String topology) {
+    return Timer.builder("rdv.installation.duration").description("From the install action to installed, error or cancelled")
+        .tags("result", result, "topology", topology).serviceLevelObjectives(INSTALL_BUCKETS).register(registry);
+  }
+
+  private Timer stageTimer(String stage, String role) {
+    return Timer.builder("rdv.host.install.stage.duration").description("Time a host spent in an install stage")
+        .tags("stage", stage, "role", role).serviceLevelObjectives(STAGE_BUCKETS).register(registry);
   }
 
   /** A host moving to its next install stage: how long the stage it left took. */
@@ -99,10 +123,9 @@ final class EventMetrics implements AutoCloseable {
     }
     // stages and roles are upstream's fixed sets; anything else is folded so labels stay bounded
     String role = p.path("role").asText("");
-    Timer.builder("rdv.host.install.stage.duration").description("Time a host spent in an install stage")
-        .tags("stage", stage.matches("[A-Za-z -]{1,48}") ? stage : "other",
-            "role", role.matches("master|worker|bootstrap|arbiter|auto-assign") ? role : "other")
-        .serviceLevelObjectives(STAGE_BUCKETS).register(registry)
+    boolean known = java.util.Arrays.stream(dev.rendezvous.service.domain.host.HostStage.values())
+        .anyMatch(s -> s.wire().equals(stage));
+    stageTimer(known ? stage : "other", ROLES.contains(role) ? role : "other")
         .record(seconds(p.path("previous_stage_seconds").asText()));
   }
 

@@ -36,6 +36,7 @@ final class FleetMetrics implements AutoCloseable {
   private final Map<String, AtomicLong> clusters = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> hosts = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> lags = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> stages = new ConcurrentHashMap<>();
   private long timer = -1;
   private volatile boolean refreshing;
 
@@ -54,6 +55,11 @@ final class FleetMetrics implements AutoCloseable {
       AtomicLong v = hosts.computeIfAbsent(s.wire(), k -> new AtomicLong());
       Gauge.builder("rdv.hosts", v, AtomicLong::get).tag("status", s.wire())
           .description("Hosts by status (fleet-wide; take max across instances)").register(registry);
+    }
+    for (dev.rendezvous.service.domain.host.HostStage s : dev.rendezvous.service.domain.host.HostStage.values()) {
+      AtomicLong v = stages.computeIfAbsent(s.wire(), k -> new AtomicLong());
+      Gauge.builder("rdv.hosts.installing", v, AtomicLong::get).tag("stage", s.wire())
+          .description("Hosts being installed, by their current install stage (fleet-wide)").register(registry);
     }
     for (String g : this.groups) {
       AtomicLong v = lags.computeIfAbsent(g, k -> new AtomicLong());
@@ -74,6 +80,11 @@ final class FleetMetrics implements AutoCloseable {
 
   /** Image downloads by artifact, and bytes sent. */
   static ImageServer.DownloadListener imageDownloads(MeterRegistry registry) {
+    for (String a : List.of("full-iso", "minimal-iso", "pxe-initrd", "kernel", "rootfs", "initrd")) {
+      registry.counter("rdv.image.downloads", "artifact", a, "complete", "true");
+      registry.counter("rdv.image.downloads", "artifact", a, "complete", "false");
+      registry.counter("rdv.image.sent.bytes", "artifact", a);
+    }
     return (artifact, bytes, complete) -> {
       String a = artifact.matches("full-iso|minimal-iso|pxe-initrd|kernel|rootfs|initrd") ? artifact : "other";
       registry.counter("rdv.image.downloads", "artifact", a, "complete", Boolean.toString(complete)).increment();
@@ -93,13 +104,19 @@ final class FleetMetrics implements AutoCloseable {
     }
     refreshing = true;
     pool.query("SELECT 'c' AS kind, status, count(*) AS n FROM clusters GROUP BY status"
-            + " UNION ALL SELECT 'h', status, count(*) FROM hosts GROUP BY status").execute()
+            + " UNION ALL SELECT 'h', status, count(*) FROM hosts GROUP BY status"
+            + " UNION ALL SELECT 's', progress->>'current_stage', count(*) FROM hosts WHERE status IN"
+            + " ('installing', 'installing-in-progress', 'installing-pending-user-action')"
+            + " AND progress->>'current_stage' IS NOT NULL GROUP BY 2").execute()
         .onSuccess(rows -> {
           Map<String, Long> c = new java.util.HashMap<>();
           Map<String, Long> h = new java.util.HashMap<>();
+          Map<String, Long> st = new java.util.HashMap<>();
           for (Row r : rows) {
-            ("c".equals(r.getString("kind")) ? c : h).put(r.getString("status"), r.getLong("n"));
+            String kind = r.getString("kind");
+            ("c".equals(kind) ? c : "h".equals(kind) ? h : st).put(r.getString("status"), r.getLong("n"));
           }
+          stages.forEach((s, v) -> v.set(st.getOrDefault(s, 0L)));
           clusters.forEach((s, v) -> v.set(c.getOrDefault(s, 0L)));
           hosts.forEach((s, v) -> v.set(h.getOrDefault(s, 0L)));
         })

@@ -202,6 +202,8 @@ public final class Rendezvous implements AutoCloseable {
       FleetMetrics.busConsumer(observability.registry(), BrainConsumer.GROUP, brain.busConsumer());
       FleetMetrics.busConsumer(observability.registry(), EventMetrics.GROUP, eventMetrics.busConsumer());
       opened.push(fleetMetrics);
+      String fleetPage = ApiVerticle.FLEET_PAGE; // loads the class (and the page) here, off the event loops
+      LOG.atDebug().addKeyValue("bytes", fleetPage.length()).log("fleet page loaded");
       vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
               bs, observability, c.agentJar()),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))

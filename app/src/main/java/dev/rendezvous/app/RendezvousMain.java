@@ -25,6 +25,7 @@ public final class RendezvousMain {
       switch (cmd) {
         case "run" -> run(AppConfig.from(args, System.getenv()));
         case "token" -> token(args);
+        case "observability" -> observability(args);
         case "help", "--help", "-h" -> usage(0);
         default -> {
           System.err.println("unknown command '" + cmd + "'");
@@ -49,6 +50,9 @@ public final class RendezvousMain {
         usage: rendezvous run [--api-port=8090] [--image-port=8080] [--data-dir=./data] [--database-url=postgresql://...]
                               [--kafka-bootstrap=host:9092] [--kafka-partitions=12] [--auth=none] [--public-url=http://host:8090]
                rendezvous token create --tenant NAME [--name LABEL] [--admin] [--data-dir=./data] [--database-url=...]
+               rendezvous observability [--out=./data/observability] [--prometheus-url=http://127.0.0.1:9090]
+                              [--scrape-target=host:8090 ...] [--scrape-interval=15s] [--grafana-db-host=host:port] [--grafana-db-role=rdv_grafana]
+                              [--grafana-db-password=...] [--data-dir=./data] [--database-url=...]
         every flag can also be given as RDV_<FLAG> in the environment (RDV_API_PORT, RDV_DATA_DIR, ...)""");
     System.exit(code);
   }
@@ -108,6 +112,45 @@ public final class RendezvousMain {
       throw new IllegalArgumentException("--tenant NAME is required (lower-case letters, digits, '-', '_', '.')");
     }
     AppConfig config = AppConfig.from(rest, System.getenv());
+    String tenantName = tenant;
+    String label = name;
+    boolean isAdmin = admin;
+    withDatabase(config, (pool, url) -> {
+      String token = new TokenStore(pool).create(tenantName, label, isAdmin).await(30, TimeUnit.SECONDS);
+      System.out.println(token);
+      System.err.println("token for tenant '" + tenantName + "' created; it is shown only once");
+    });
+  }
+
+  private static void observability(List<String> args) throws Exception {
+    List<String> rest = new ArrayList<>();
+    List<String> own = new ArrayList<>();
+    for (String a : args) {
+      (a.matches("--(out|prometheus-url|scrape-target|scrape-interval|grafana-db-role|grafana-db-password|grafana-db-host)=.*")
+          ? own : rest).add(a);
+    }
+    AppConfig config = AppConfig.from(rest, System.getenv());
+    withDatabase(config, (pool, url) -> {
+      ObservabilitySetup.Options o = ObservabilitySetup.options(own, config, new ArrayList<>(), url);
+      ObservabilitySetup.ensureRole(pool, o);
+      List<Path> files = ObservabilitySetup.write(o);
+      System.out.println("read-only database role '" + o.role() + "' (SELECT on rdv_grafana_events only) is ready");
+      files.forEach(f -> System.out.println("wrote " + f));
+      System.out.printf("""
+
+          Prometheus:  prometheus --config.file=%s
+          Grafana:     GF_PATHS_PROVISIONING=%s grafana-server   (or copy the provisioning folders into yours)
+          dashboards:  "Rendezvous: fleet overview" and "Rendezvous: install events", folder Rendezvous
+          %n""", o.out().resolve("prometheus.yml"), o.out().resolve("grafana/provisioning"));
+    });
+  }
+
+  interface DatabaseWork {
+    void run(Pool pool, String url) throws Exception;
+  }
+
+  /** The configured database (or the embedded one: the running server of this data directory, else started here). */
+  private static void withDatabase(AppConfig config, DatabaseWork work) throws Exception {
     EmbeddedPostgresServer started = null;
     String url = config.databaseUrl();
     if (url == null) {
@@ -124,9 +167,7 @@ public final class RendezvousMain {
     try {
       Pool pool = Database.pool(vertx, url, 1);
       Migrations.apply(pool).await(60, TimeUnit.SECONDS);
-      String token = new TokenStore(pool).create(tenant, name, admin).await(30, TimeUnit.SECONDS);
-      System.out.println(token);
-      System.err.println("token for tenant '" + tenant + "' created; it is shown only once");
+      work.run(pool, url);
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
       if (started != null) {

@@ -47,7 +47,8 @@ public final class EventStream implements EventFeed.Reader {
     resp.setChunked(true)
         .putHeader("Content-Type", "text/event-stream; charset=utf-8")
         .putHeader("Cache-Control", "no-cache")
-        .putHeader("X-Accel-Buffering", "no");
+        .putHeader("X-Accel-Buffering", "no")
+        .putHeader("Content-Encoding", "identity"); // no compression: each event must leave at once
     resp.closeHandler(v -> close());
     resp.exceptionHandler(e -> close());
     resp.drainHandler(v -> drained());
