@@ -157,6 +157,7 @@ public final class RestApi {
     if (catalogApi != null) {
       catalogApi.mount(router);
     }
+    new ClusterActionsApi(db, catalog, new dev.rendezvous.service.brain.UserActions(brain)).mount(router);
     if (installFiles != null) {
       installFiles.mountUserRoutes(router);
       installReports.mountUserRoutes(router);

@@ -406,6 +406,16 @@ final class BrainRules {
     settle(w, w.hostIds());
   }
 
+  /** A user's host action (bind, unbind, reset, day-2 install) through the state machine; refusals throw. */
+  void hostAction(Work w, UUID hostId, HostEvent e) {
+    if (w.host(hostId) == null) {
+      throw new HostUpdateRejected(404, null, "host " + hostId + " not found");
+    }
+    user(w, hostId, e, null);
+    w.refresh(hostId);
+    settle(w, w.hostIds());
+  }
+
   private void user(Work w, UUID hostId, HostEvent e, String field) {
     HostTransition t = hostMachine.apply(w.host(hostId), w.cluster(), e, w.now);
     if (t.rejected()) {
