@@ -127,7 +127,7 @@ public final class ApiViews {
 
   public static JsonObject host(HostRow h) {
     JsonObject o = h.spec().copy()
-        .put("kind", "Host")
+        .put("kind", h.state() != null && h.state().getBoolean("day2", false) ? "AddToExistingClusterHost" : "Host")
         .put("id", h.id().toString())
         .put("href", BASE + "/infra-envs/" + h.infraEnvId() + "/hosts/" + h.id())
         .put("infra_env_id", h.infraEnvId().toString())
@@ -158,6 +158,10 @@ public final class ApiViews {
     putIfSet(o, "logs_started_at", state.getString("logs_started_at"));
     putIfSet(o, "logs_collected_at", state.getString("logs_collected_at"));
     o.put("ignition_config_overrides", h.spec().getString("ignition_config_overrides", ""));
+    JsonArray args = h.spec().getJsonArray("installer_args");
+    if (args != null) {
+      o.put("installer_args", args.encode()); // a JSON-encoded string, as upstream
+    }
     return o;
   }
 

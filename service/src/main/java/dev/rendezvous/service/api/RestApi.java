@@ -157,7 +157,9 @@ public final class RestApi {
     if (catalogApi != null) {
       catalogApi.mount(router);
     }
-    new ClusterActionsApi(db, catalog, new dev.rendezvous.service.brain.UserActions(brain)).mount(router);
+    dev.rendezvous.service.brain.UserActions actions = new dev.rendezvous.service.brain.UserActions(brain);
+    new ClusterActionsApi(db, catalog, actions).mount(router);
+    new HostActionsApi(db, actions).mount(router);
     if (installFiles != null) {
       installFiles.mountUserRoutes(router);
       installReports.mountUserRoutes(router);

@@ -77,6 +77,34 @@ public final class UserActions {
     });
   }
 
+  /** Clears a persisted validation result of a host (disk speed, image availability) so it is checked again. */
+  public Future<Void> resetValidation(UUID infraEnvId, UUID hostId, String validationId) {
+    return brain.keyOfHost(hostId, infraEnvId).compose(k -> k.isEmpty()
+        ? Future.failedFuture(new HostUpdateRejected(404, null, "host " + hostId + " not found"))
+        : brain.run(k.get(), null, w -> brain.rules().resetValidation(w, hostId, validationId)).mapEmpty());
+  }
+
+  /** Stores a host's extra coreos-installer arguments (upstream's installer_args; checked by the caller). */
+  public Future<Void> installerArgs(UUID infraEnvId, UUID hostId, List<String> args) {
+    return brain.keyOfHost(hostId, infraEnvId).compose(k -> k.isEmpty()
+        ? Future.failedFuture(new HostUpdateRejected(404, null, "host " + hostId + " not found"))
+        : brain.run(k.get(), null, w -> {
+          HostRecord r = w.record(hostId);
+          if (r == null) {
+            throw new HostUpdateRejected(404, null, "host " + hostId + " not found");
+          }
+          io.vertx.core.json.JsonObject merged = new io.vertx.core.json.JsonObject(r.spec())
+              .put("installer_args", new io.vertx.core.json.JsonArray(List.copyOf(args)));
+          String spec = SnapshotMapper.canonical(SnapshotMapper.object(merged.encode()));
+          w.putRecord(new HostRecord(r.snapshot().toBuilder().installerArgs(args).build(), r.rowVersion(), spec,
+              r.otherResults()));
+          String name = r.snapshot().nameForMessages();
+          w.event(new DomainEvent("host_installer_args_applied", EventSeverity.INFO, "Host " + name
+              + ": custom installer arguments were applied", r.snapshot().clusterId(), hostId, infraEnvId,
+              Map.of("host_name", name)));
+        }).mapEmpty());
+  }
+
   private static ClusterContext requireCluster(Work w, UUID clusterId) {
     ClusterContext c = w.cluster();
     if (c == null) {
