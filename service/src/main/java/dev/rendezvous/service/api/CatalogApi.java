@@ -70,6 +70,9 @@ public final class CatalogApi {
     router.get(b + "/supported-operators").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray(OPERATORS))));
     router.get(b + "/supported-operators/:operator_name").handler(this::operatorProperties);
     router.get(b + "/operators/bundles").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray())));
+    // no bundles are offered, so every bundle id is unknown (upstream's 404)
+    router.get(b + "/operators/bundles/:id").handler(ctx -> ctx.fail(new ApiError(404, "id",
+        "bundle '" + ctx.pathParam("id") + "' is not supported")));
     router.get(b + "/component-versions").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonObject()
         .put("release_tag", version)
         .put("versions", new JsonObject().put("assisted-installation-service", "rendezvous-" + version)
