@@ -66,6 +66,10 @@ final class InfraEnvImages implements InfraEnvImageSource {
         if (!claims.get().infraEnvId().equals(d.infraEnv().id().toString())) {
           return Future.failedFuture(new ImageRequestException(403, param, "belongs to another infra-env"));
         }
+        if (claims.get().generation() != d.infraEnv().signingKeyGeneration()) {
+          return Future.failedFuture(new ImageRequestException(401, param,
+              "was signed with a key that has been regenerated; get a new URL (downloads/image-url)"));
+        }
         return Future.succeededFuture();
       }
       case AUTHORIZATION -> {

@@ -35,8 +35,15 @@ public final class AgentTokens {
     private AgentTokens() {
     }
 
-    /** What a valid token says: the infra-env it is for and, when the infra-env is bound, the cluster. */
-    public record AgentClaims(String infraEnvId, String clusterId) {
+    /**
+     * What a valid token says: the infra-env it is for and, when the infra-env is bound, the cluster; and the
+     * generation of the infra-env's signing key it was issued under (0 until the key is first regenerated).
+     */
+    public record AgentClaims(String infraEnvId, String clusterId, int generation) {
+        public AgentClaims(String infraEnvId, String clusterId) {
+            this(infraEnvId, clusterId, 0);
+        }
+
         /** The bus partition key of this agent's events: the cluster id, else the infra-env id. */
         public String partitionKey() {
             return clusterId == null ? infraEnvId : clusterId;
@@ -46,7 +53,8 @@ public final class AgentTokens {
     @JsonInclude(JsonInclude.Include.NON_NULL)
     private record Payload(@JsonProperty("infra_env_id") String infraEnvId,
                            @JsonProperty("cluster_id") String clusterId,
-                           @JsonProperty("iat") Long issuedAt) {
+                           @JsonProperty("iat") Long issuedAt,
+                           @JsonProperty("gen") Integer generation) {
     }
 
     /**
@@ -54,13 +62,22 @@ public final class AgentTokens {
      * Both ids must be UUIDs.
      */
     public static String issue(byte[] secret, String infraEnvId, String clusterId) {
+        return issue(secret, infraEnvId, clusterId, 0);
+    }
+
+    /**
+     * A token under generation {@code generation} of the infra-env's signing key (upstream's regenerate-signing-key:
+     * the service refuses tokens of an older generation). Generation 0 leaves the claim out.
+     */
+    public static String issue(byte[] secret, String infraEnvId, String clusterId, int generation) {
         requireUuid(infraEnvId, "infra_env_id");
         if (clusterId != null) {
             requireUuid(clusterId, "cluster_id");
         }
         try {
             String payload = B64.encodeToString(JSON.writeValueAsBytes(
-                    new Payload(infraEnvId, clusterId, Instant.now().getEpochSecond())));
+                    new Payload(infraEnvId, clusterId, Instant.now().getEpochSecond(),
+                            generation == 0 ? null : generation)));
             return PREFIX + payload + "." + B64.encodeToString(sign(secret, PREFIX + payload));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("cannot encode token payload", e);
@@ -70,6 +87,11 @@ public final class AgentTokens {
     /** Same as {@link #issue(byte[], String, String)} with a text secret (UTF-8 bytes). */
     public static String issue(String secret, String infraEnvId, String clusterId) {
         return issue(secret.getBytes(StandardCharsets.UTF_8), infraEnvId, clusterId);
+    }
+
+    /** Same as {@link #issue(byte[], String, String, int)} with a text secret (UTF-8 bytes). */
+    public static String issue(String secret, String infraEnvId, String clusterId, int generation) {
+        return issue(secret.getBytes(StandardCharsets.UTF_8), infraEnvId, clusterId, generation);
     }
 
     /**
@@ -96,7 +118,8 @@ public final class AgentTokens {
                     || (claims.clusterId() != null && !isUuid(claims.clusterId()))) {
                 return Optional.empty();
             }
-            return Optional.of(new AgentClaims(claims.infraEnvId(), claims.clusterId()));
+            return Optional.of(new AgentClaims(claims.infraEnvId(), claims.clusterId(),
+                    claims.generation() == null ? 0 : claims.generation()));
         } catch (IllegalArgumentException | java.io.IOException e) {
             return Optional.empty();
         }

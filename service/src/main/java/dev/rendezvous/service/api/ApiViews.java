@@ -17,7 +17,7 @@ public final class ApiViews {
 
   public static JsonObject cluster(ClusterRow c, ReleaseCatalog catalog, List<HostRow> hosts, boolean withHosts) {
     JsonObject o = c.spec().copy()
-        .put("kind", "Cluster")
+        .put("kind", kind(c))
         .put("id", c.id().toString())
         .put("href", BASE + "/clusters/" + c.id())
         .put("name", c.name())
@@ -55,6 +55,8 @@ public final class ApiViews {
       o.put("last-installation-preparation", prep);
     }
     o.put("logs_info", state.getString("logs_info", ""));
+    o.put("ignored_host_validations", state.getJsonArray("ignored_host_validations", new JsonArray()).encode());
+    o.put("ignored_cluster_validations", state.getJsonArray("ignored_cluster_validations", new JsonArray()).encode());
     putIfSet(o, "controller_logs_started_at", state.getString("controller_logs_started_at"));
     putIfSet(o, "controller_logs_collected_at", state.getString("controller_logs_collected_at"));
     o.put("total_host_count", hosts.size());
@@ -66,6 +68,15 @@ public final class ApiViews {
       o.put("hosts", hs);
     }
     return o;
+  }
+
+  /** Upstream's cluster kind: day-2 clusters are AddHostsCluster, unmonitored ones DisconnectedCluster. */
+  static String kind(ClusterRow c) {
+    if ("unmonitored".equals(c.status())) {
+      return "DisconnectedCluster";
+    }
+    boolean day2 = c.state() != null && c.state().getBoolean("day2", false);
+    return day2 || "adding-hosts".equals(c.status()) ? "AddHostsCluster" : "Cluster";
   }
 
   /** The cluster's monitored operators in upstream's monitored-operator shape. */
@@ -116,7 +127,7 @@ public final class ApiViews {
 
   public static JsonObject host(HostRow h) {
     JsonObject o = h.spec().copy()
-        .put("kind", "Host")
+        .put("kind", h.state() != null && h.state().getBoolean("day2", false) ? "AddToExistingClusterHost" : "Host")
         .put("id", h.id().toString())
         .put("href", BASE + "/infra-envs/" + h.infraEnvId() + "/hosts/" + h.id())
         .put("infra_env_id", h.infraEnvId().toString())
@@ -147,6 +158,10 @@ public final class ApiViews {
     putIfSet(o, "logs_started_at", state.getString("logs_started_at"));
     putIfSet(o, "logs_collected_at", state.getString("logs_collected_at"));
     o.put("ignition_config_overrides", h.spec().getString("ignition_config_overrides", ""));
+    JsonArray args = h.spec().getJsonArray("installer_args");
+    if (args != null) {
+      o.put("installer_args", args.encode()); // a JSON-encoded string, as upstream
+    }
     return o;
   }
 

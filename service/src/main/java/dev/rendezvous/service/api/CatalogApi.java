@@ -70,6 +70,9 @@ public final class CatalogApi {
     router.get(b + "/supported-operators").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray(OPERATORS))));
     router.get(b + "/supported-operators/:operator_name").handler(this::operatorProperties);
     router.get(b + "/operators/bundles").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray())));
+    // no bundles are offered, so every bundle id is unknown (upstream's 404)
+    router.get(b + "/operators/bundles/:id").handler(ctx -> ctx.fail(new ApiError(404, "id",
+        "bundle '" + ctx.pathParam("id") + "' is not supported")));
     router.get(b + "/component-versions").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonObject()
         .put("release_tag", version)
         .put("versions", new JsonObject().put("assisted-installation-service", "rendezvous-" + version)
@@ -80,6 +83,10 @@ public final class CatalogApi {
     router.get(b + "/support-levels/features").handler(ctx -> reply(ctx, 200, () -> {
       requireVersion(ctx);
       return Future.succeededFuture(new JsonObject().put("features", new JsonObject(new LinkedHashMap<>(FEATURES))));
+    }));
+    router.get(b + "/support-levels/features/detailed").handler(ctx -> reply(ctx, 200, () -> {
+      requireVersion(ctx);
+      return Future.succeededFuture(detailed());
     }));
     router.get(b + "/support-levels/architectures").handler(ctx -> reply(ctx, 200, () -> {
       ReleaseCatalog.Release r = requireVersion(ctx);
@@ -92,6 +99,27 @@ public final class CatalogApi {
     router.get(b + "/clusters/:cluster_id/preflight-requirements").handler(this::preflight);
     router.get(b + "/clusters/:cluster_id/ui-settings").handler(this::getUiSettings);
     router.put(b + "/clusters/:cluster_id/ui-settings").handler(this::putUiSettings);
+  }
+
+  /** Upstream operators' dependencies among the ones offered here (feature ids). */
+  private static final Map<String, List<String>> DEPENDENCIES = Map.of("ODF", List.of("LSO"), "CNV", List.of("LSO"),
+      "MTV", List.of("CNV"));
+
+  /** GetDetailedSupportedFeatures: the same levels as features, as feature and operator objects. */
+  private static JsonObject detailed() {
+    JsonArray features = new JsonArray();
+    JsonArray operators = new JsonArray();
+    for (Map.Entry<String, String> f : new java.util.TreeMap<>(FEATURES).entrySet()) {
+      String op = f.getKey().toLowerCase(java.util.Locale.ROOT);
+      JsonObject o = new JsonObject().put("feature-support-level-id", f.getKey()).put("support_level", f.getValue())
+          .put("incompatibilities", new JsonArray());
+      if (OPERATORS.contains(op)) {
+        operators.add(o.put("name", op).put("dependencies", new JsonArray(DEPENDENCIES.getOrDefault(f.getKey(), List.of()))));
+      } else {
+        features.add(o);
+      }
+    }
+    return new JsonObject().put("features", features).put("operators", operators);
   }
 
   private ReleaseCatalog.Release requireVersion(RoutingContext ctx) {

@@ -56,9 +56,19 @@ public final class ErrorReplies {
     r.setStatusCode(status).putHeader("Content-Type", "application/json").end(body.encode());
   }
 
+  /**
+   * The reason of a 404 for a path no route serves, so a client (and ApiCompatibilityTest) can tell it from a 404
+   * for an object that does not exist ("cluster ... not found").
+   */
+  public static final String NO_ROUTE = "no such route";
+
   /** The router's failure handler. */
   public static void handle(RoutingContext ctx) {
     Throwable t = ctx.failure();
+    if ((t == null || t instanceof HttpException) && (t == null ? ctx.statusCode() : ((HttpException) t).getStatusCode()) == 404) {
+      send(ctx, 404, null, NO_ROUTE + ": " + ctx.request().method() + " " + ctx.request().path());
+      return;
+    }
     if (t instanceof ApiError e) {
       if (e.status() == 503) {
         ctx.response().putHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));

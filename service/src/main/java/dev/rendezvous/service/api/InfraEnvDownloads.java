@@ -43,10 +43,12 @@ public final class InfraEnvDownloads {
   /** Mount after the user auth handler (RestApi.mount). */
   public void mount(Router router) {
     router.get(ApiViews.BASE + "/infra-envs/:infra_env_id/downloads/files").handler(this::files);
+    new PresignedUrls(db, serviceUrl, agentTokenSecret, this::agentToken).mount(router);
   }
 
   public String agentToken(InfraEnvRow e) {
-    return AgentTokens.issue(agentTokenSecret, e.id().toString(), e.clusterId() == null ? null : e.clusterId().toString());
+    return AgentTokens.issue(agentTokenSecret, e.id().toString(), e.clusterId() == null ? null : e.clusterId().toString(),
+        e.signingKeyGeneration());
   }
 
   /** Any tenant's infra-env: for callers that authorised the request themselves (the image service). */

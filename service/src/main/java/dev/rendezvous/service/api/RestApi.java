@@ -138,6 +138,8 @@ public final class RestApi {
       router.get(b + "/clusters/:cluster_id/hosts").handler(agentOrUser).handler(this::listClusterHosts);
       installFiles.mountAgentRoutes(router, agentOrUser);
       installReports.mountAgentRoutes(router, agentOrUser);
+      // upstream's agentAuth and urlAuth (presigned api_key) on an infra-env's files; the handler is InfraEnvDownloads'
+      router.get(b + "/infra-envs/:infra_env_id/downloads/files").handler(agentOrUser);
     }
     router.route(b + "/*").handler(auth);
     router.post(b + "/clusters").handler(this::createCluster);
@@ -167,6 +169,9 @@ public final class RestApi {
     if (catalogApi != null) {
       catalogApi.mount(router);
     }
+    dev.rendezvous.service.brain.UserActions actions = new dev.rendezvous.service.brain.UserActions(brain);
+    new ClusterActionsApi(db, catalog, actions).mount(router);
+    new HostActionsApi(db, actions).mount(router);
     if (installFiles != null) {
       installFiles.mountUserRoutes(router);
       installReports.mountUserRoutes(router);
@@ -427,7 +432,7 @@ public final class RestApi {
             JsonObject spec = infraEnvParams.merge(e.spec(), body);
             String pullSecret = (String) spec.remove("pull_secret");
             InfraEnvRow next = new InfraEnvRow(e.id(), e.tenant(), e.clusterId(), e.name(), spec, e.rowVersion() + 1,
-                e.createdAt(), Times.now());
+                e.createdAt(), Times.now(), e.signingKeyGeneration());
             return InfraEnvRepository.updateSpec(tx, next, e.rowVersion(), pullSecret).map(ok -> {
               if (!ok) {
                 throw ApiError.conflict("infra-env " + id + " was changed concurrently; retry");

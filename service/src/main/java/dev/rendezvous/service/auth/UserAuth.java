@@ -32,6 +32,10 @@ public final class UserAuth implements Handler<RoutingContext> {
 
   @Override
   public void handle(RoutingContext ctx) {
+    if (ctx.get(TENANT_KEY) != null) {
+      ctx.next(); // already authenticated by a route's own handler (agent token or presigned URL)
+      return;
+    }
     if (disabled) {
       ctx.put(TENANT_KEY, new Tenant(Tenant.DEFAULT, true));
       ctx.next();

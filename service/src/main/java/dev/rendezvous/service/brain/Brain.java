@@ -346,6 +346,11 @@ public final class Brain {
     cache.remove(key);
   }
 
+  /** A host moved to another key (bind, unbind): its next unit looks its key up again. */
+  void hostMoved(UUID hostId) {
+    hostKeys.remove(hostId);
+  }
+
 
   // ------------------------------------------------------------------------------------------- handlers
 
@@ -397,15 +402,25 @@ public final class Brain {
         if (ie.isEmpty()) {
           LOG.atWarn().addKeyValue("infra_env_id", infraEnvId).addKeyValue("host_id", hostId)
               .log("registration for an unknown infra-env skipped");
-          return Optional.empty();
         }
-        BrainStore.InfraEnvInfo info = ie.get();
-        WorkKey key = info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId);
-        return Optional.of(new Target(key, new Apply(e.eventId(), w -> {
-          w.tenant(info.tenant());
-          w.staticNetworking(infraEnvId, info.staticNetworking());
-          rules.register(w, hostId, infraEnvId, info.clusterId(), reg.discoveryAgentVersion(), at);
-        })));
+        return ie;
+      }).compose(found -> {
+        if (found.isEmpty()) {
+          return Future.succeededFuture(Optional.<Target>empty());
+        }
+        BrainStore.InfraEnvInfo info = found.get();
+        // a host bound late (actions/bind) to a cluster registers again under that cluster, as upstream's does
+        Future<Optional<WorkKey>> bound = info.clusterId() != null ? Future.succeededFuture(Optional.empty())
+            : keyOfHost(hostId, infraEnvId).map(k -> k.filter(WorkKey::isCluster));
+        return bound.map(b -> {
+          WorkKey key = b.orElse(info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId));
+          UUID clusterId = key.isCluster() ? key.clusterId() : null;
+          return Optional.of(new Target(key, new Apply(e.eventId(), w -> {
+            w.tenant(info.tenant());
+            w.staticNetworking(infraEnvId, info.staticNetworking());
+            rules.register(w, hostId, infraEnvId, clusterId, reg.discoveryAgentVersion(), at);
+          })));
+        });
       });
     }
     Consumer<Work> body = body(e);

@@ -406,6 +406,48 @@ final class BrainRules {
     settle(w, w.hostIds());
   }
 
+  /** A user's host action (bind, unbind, reset, day-2 install) through the state machine; refusals throw. */
+  void hostAction(Work w, UUID hostId, HostEvent e) {
+    if (w.host(hostId) == null) {
+      throw new HostUpdateRejected(404, null, "host " + hostId + " not found");
+    }
+    user(w, hostId, e, null);
+    w.refresh(hostId);
+    settle(w, w.hostIds());
+  }
+
+  /**
+   * Forgets a persisted check result so it runs again (upstream's reset-validation): the installation disk's speed
+   * test or the failed image pulls. Any other id is a 400; an unbound host has nothing to reset (409).
+   */
+  void resetValidation(Work w, UUID hostId, String validationId) {
+    HostSnapshot h = w.host(hostId);
+    if (h == null) {
+      throw new HostUpdateRejected(404, null, "host " + hostId + " not found");
+    }
+    if (h.clusterId() == null) {
+      throw new HostUpdateRejected(409, null, "host " + hostId + " is not bound to any cluster, nothing to reset");
+    }
+    HostSnapshot next;
+    if ("sufficient-installation-disk-speed".equals(validationId)) {
+      Map<String, HostSnapshot.DiskSpeed> speeds = new LinkedHashMap<>(h.diskSpeeds());
+      if (h.installationDiskPath() != null) {
+        speeds.remove(h.installationDiskPath());
+      } else {
+        speeds.clear();
+      }
+      next = h.toBuilder().diskSpeeds(speeds).build();
+    } else if ("container-images-available".equals(validationId)) {
+      next = h.toBuilder().imagesStatus(h.imagesStatus().stream().filter(i -> !i.invalid()).toList()).build();
+    } else {
+      throw new HostUpdateRejected(400, "validation_id", "Validation \"" + validationId
+          + "\" cannot be reset or does not exist");
+    }
+    w.put(next);
+    w.refresh(hostId);
+    settle(w, w.hostIds());
+  }
+
   private void user(Work w, UUID hostId, HostEvent e, String field) {
     HostTransition t = hostMachine.apply(w.host(hostId), w.cluster(), e, w.now);
     if (t.rejected()) {

@@ -15,17 +15,31 @@ import java.util.UUID;
 
 /** Infra-env rows, scoped by tenant. */
 public final class InfraEnvRepository {
-  static final String COLUMNS = "id, tenant, cluster_id, name, spec, row_version, created_at, updated_at";
+  static final String COLUMNS = "id, tenant, cluster_id, name, spec, row_version, created_at, updated_at,"
+      + " signing_key_generation";
 
   public record InfraEnvRow(
       UUID id, String tenant, UUID clusterId, String name, JsonObject spec, long rowVersion,
-      OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+      OffsetDateTime createdAt, OffsetDateTime updatedAt, int signingKeyGeneration) {
+
+    /** A row under the first signing key. */
+    public InfraEnvRow(UUID id, String tenant, UUID clusterId, String name, JsonObject spec, long rowVersion,
+        OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+      this(id, tenant, clusterId, name, spec, rowVersion, createdAt, updatedAt, 0);
+    }
 
     static InfraEnvRow of(Row r) {
       return new InfraEnvRow(r.getUUID("id"), r.getString("tenant"), r.getUUID("cluster_id"), r.getString("name"),
           r.getJsonObject("spec"), r.getLong("row_version"), r.getOffsetDateTime("created_at"),
-          r.getOffsetDateTime("updated_at"));
+          r.getOffsetDateTime("updated_at"), r.getInteger("signing_key_generation"));
     }
+  }
+
+  /** Regenerates the infra-env's signing key: tokens and URLs of older generations stop working. */
+  public static Future<Boolean> regenerateSigningKey(SqlClient db, String tenant, UUID id) {
+    return db.preparedQuery("UPDATE infra_envs SET signing_key_generation = signing_key_generation + 1,"
+            + " updated_at = now() WHERE id = $1 AND tenant = $2")
+        .execute(Tuple.of(id, tenant)).map(r -> r.rowCount() > 0);
   }
 
   private InfraEnvRepository() {}
