@@ -50,6 +50,9 @@ class BadInputTest {
         Arguments.of("POST", "/clusters", c("name", "Bad_Name").encode(), 400, "name"),
         Arguments.of("POST", "/clusters", c("name", "a".repeat(55)).encode(), 400, "name"),
         Arguments.of("POST", "/clusters", c("name", 42).encode(), 400, "name"),
+        // PostgreSQL text cannot hold U+0000: named, not a 500 from the write
+        Arguments.of("POST", "/infra-envs", new JsonObject().put("name", "\u0000").put("pull_secret", Api.PULL_SECRET).encode(), 400, "name"),
+        Arguments.of("POST", "/clusters", c("ssh_public_key", "ssh-ed25519 AAAA\u0000").encode(), 400, "ssh_public_key"),
         Arguments.of("POST", "/clusters", c("openshift_version", "3.11").encode(), 400, "openshift_version"),
         Arguments.of("POST", "/clusters", c("pull_secret", "not json").encode(), 400, "pull_secret"),
         Arguments.of("POST", "/clusters", c("pull_secret", "{\"other\":{}}").encode(), 400, "pull_secret"),

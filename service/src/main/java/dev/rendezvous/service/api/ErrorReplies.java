@@ -81,6 +81,10 @@ public final class ErrorReplies {
     } else if (t instanceof HttpException e) {
       int s = e.getStatusCode();
       send(ctx, s, s == 413 ? "body" : null, s == 413 ? "is larger than the limit" : statusText(s));
+    } else if (t instanceof io.vertx.pgclient.PgException pg && pg.getSqlState() != null
+        && (pg.getSqlState().equals("22021") || pg.getSqlState().equals("22P05"))) {
+      // a character the database cannot store (U+0000) that came in some other way than a JSON body
+      send(ctx, 400, null, "the request has a character that cannot be stored (U+0000)");
     } else if (t != null && DatabaseUnavailable.is(t)) {
       LOG.atWarn().addKeyValue("path", ctx.normalizedPath()).log("database unavailable: " + t);
       ctx.response().putHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));

@@ -105,7 +105,26 @@ public final class Requests {
     if (v == null) {
       throw new InvalidInputException("body", "must be a JSON object");
     }
+    rejectNul((JsonObject) v, "");
     return (JsonObject) v;
+  }
+
+  /** PostgreSQL text cannot hold U+0000: refuse it here, naming the field, rather than fail at the write. */
+  private static void rejectNul(Object v, String path) {
+    if (v instanceof String s && s.indexOf('\0') >= 0) {
+      throw new InvalidInputException(path.isEmpty() ? "body" : path, "must not contain the NUL character (\\u0000)");
+    } else if (v instanceof JsonObject o) {
+      for (var e : o) {
+        if (e.getKey().indexOf('\0') >= 0) {
+          throw new InvalidInputException(path.isEmpty() ? "body" : path, "has a field name with the NUL character");
+        }
+        rejectNul(e.getValue(), path.isEmpty() ? e.getKey() : path + "." + e.getKey());
+      }
+    } else if (v instanceof io.vertx.core.json.JsonArray a) {
+      for (int i = 0; i < a.size(); i++) {
+        rejectNul(a.getValue(i), path + "[" + i + "]");
+      }
+    }
   }
 
   private static UUID parseUuid(String v) {
