@@ -185,6 +185,10 @@ public final class Rendezvous implements AutoCloseable {
           observability.registry());
       gateway.pacing(pressure);
       brain.brain().pacing(pressure);
+      // tokens issued under a regenerated signing key are refused at the edge too (other instances' within 10 s)
+      dev.rendezvous.service.auth.AgentOrUserAuth.followGenerations(vertx, pool, 10_000);
+      gateway.tokenCheck(claims -> dev.rendezvous.service.auth.AgentOrUserAuth.isCurrent(claims.infraEnvId(),
+          claims.generation()));
       // installer progress the state machine would refuse gets upstream's answer at the edge
       gateway.progressCheck((infraEnv, host, stage, info) -> brain.brain()
           .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)

@@ -77,11 +77,20 @@ class PresignedUrlsTest {
     HttpResponse<String> oldImage = HTTP.send(HttpRequest.newBuilder(URI.create(oldIso)).timeout(Duration.ofSeconds(30))
         .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
     assertEquals(401, oldImage.statusCode(), "and the old ISO URL");
+    // and at the agent edge: the old token registers no host; a token of the new key does
+    String oldAgentToken = java.net.URLDecoder.decode(oldToken, "UTF-8");
+    Api.Reply refused = Api.agent(system.config().apiPort(), oldAgentToken).post("/infra-envs/" + id + "/hosts",
+        new JsonObject().put("host_id", java.util.UUID.randomUUID().toString()).put("discovery_agent_version", "t"));
+    assertEquals(401, refused.status(), refused.toString());
     String newIso = api.get("/infra-envs/" + id).json().getString("download_url");
     assertNotEquals(oldIso, newIso);
     assertEquals(newIso, api.get("/infra-envs/" + id + "/downloads/image-url").json().getString("url"));
     JsonObject fresh = api.get("/infra-envs/" + id + "/downloads/files-presigned?file_name=discovery.ign").json();
     assertEquals(200, fetch(fresh.getString("url")).statusCode(), "a new URL works");
+    String newAgentToken = java.net.URLDecoder.decode(fresh.getString("url").replaceAll(".*api_key=", "").replaceAll("&.*", ""), "UTF-8");
+    Api.Reply registered = Api.agent(system.config().apiPort(), newAgentToken).post("/infra-envs/" + id + "/hosts",
+        new JsonObject().put("host_id", java.util.UUID.randomUUID().toString()).put("discovery_agent_version", "t"));
+    assertEquals(201, registered.status(), registered.toString());
     assertEquals(404, api.post("/infra-envs/" + UUID.randomUUID() + "/regenerate-signing-key", null).status());
   }
 

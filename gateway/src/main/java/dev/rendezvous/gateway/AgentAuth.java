@@ -18,10 +18,12 @@ final class AgentAuth implements SecurityPolicyHandler {
 
     private final byte[] secret;
     private final GatewayMetrics metrics;
+    private final java.util.function.Supplier<TokenCheck> check;
 
-    AgentAuth(byte[] secret, GatewayMetrics metrics) {
+    AgentAuth(byte[] secret, GatewayMetrics metrics, java.util.function.Supplier<TokenCheck> check) {
         this.secret = secret.clone();
         this.metrics = metrics;
+        this.check = check;
     }
 
     @Override
@@ -30,6 +32,11 @@ final class AgentAuth implements SecurityPolicyHandler {
         if (claims.isEmpty()) {
             metrics.rejected(GatewayMetrics.REASON_UNAUTHENTICATED);
             HttpReplies.error(ctx, 401, "missing or invalid " + HEADER);
+            return;
+        }
+        if (!check.get().current(claims.get())) {
+            metrics.rejected(GatewayMetrics.REASON_UNAUTHENTICATED);
+            HttpReplies.error(ctx, 401, "the " + HEADER + " was issued under a signing key that has been regenerated");
             return;
         }
         if (!claims.get().infraEnvId().equals(ctx.pathParam("infra_env_id"))) {

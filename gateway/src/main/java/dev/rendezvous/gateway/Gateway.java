@@ -89,6 +89,17 @@ public final class Gateway {
         metrics.paceFactor(pacing::factor);
     }
 
+    private volatile TokenCheck tokenCheck = TokenCheck.ALL;
+
+    /** Agent tokens are also checked with {@code check} (see {@link TokenCheck}); set before mounting. */
+    public void tokenCheck(TokenCheck check) {
+        this.tokenCheck = check;
+    }
+
+    TokenCheck tokenCheck() {
+        return tokenCheck;
+    }
+
     /** Installer progress is checked with {@code check} before it is published (see {@link ProgressCheck}). */
     public void progressCheck(ProgressCheck check) {
         http.progressCheck(check);

@@ -28,7 +28,7 @@ public final class GatewayRoutes {
     }
 
     public static void mount(Router router, Gateway gateway) {
-        AgentAuth auth = new AgentAuth(gateway.config().agentTokenSecret(), gateway.metrics());
+        AgentAuth auth = new AgentAuth(gateway.config().agentTokenSecret(), gateway.metrics(), gateway::tokenCheck);
         BodyHandler body = BodyHandler.create(false).setBodyLimit(gateway.config().maxBodyBytes());
         AgentHttpHandlers http = gateway.http();
         router.post(REGISTER).handler(auth).handler(body).handler(http::register).failureHandler(http::failure);

@@ -60,6 +60,23 @@ public final class AgentOrUserAuth implements SecurityPolicyHandler {
     GENERATIONS.merge(infraEnvId, generation, Math::max);
   }
 
+  /** False for a token issued under an older signing key than this process knows of (the gateway asks this). */
+  public static boolean isCurrent(String infraEnvId, int generation) {
+    Integer known = GENERATIONS.get(parse(infraEnvId));
+    return known == null || generation >= known;
+  }
+
+  /**
+   * Keeps what {@link #isCurrent} knows up to date with regenerations made by other instances: the infra-envs
+   * whose key was ever regenerated (few) are read every {@code periodMillis}.
+   */
+  public static long followGenerations(io.vertx.core.Vertx vertx, io.vertx.sqlclient.Pool pool, long periodMillis) {
+    Runnable read = () -> pool.query("SELECT id, signing_key_generation FROM infra_envs WHERE signing_key_generation > 0")
+        .execute().onSuccess(rows -> rows.forEach(r -> regenerated(r.getUUID(0), r.getInteger(1))));
+    read.run();
+    return vertx.setPeriodic(periodMillis, id -> read.run());
+  }
+
   @Override
   public void handle(RoutingContext ctx) {
     String token = ctx.request().getHeader(AGENT_HEADER);
