@@ -1,7 +1,6 @@
 package dev.rendezvous.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -10,8 +9,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -187,14 +184,7 @@ class ObservabilityTest {
   }
 
   private static FleetSwarm.Report swarm(int api, String token, String prefix, int clusters, int hosts) throws Exception {
-    FleetSwarm.Config config = new FleetSwarm.Config("http://127.0.0.1:" + api, token, clusters, hosts, true, prefix,
-        null, Duration.ofSeconds(240), Duration.ofSeconds(5));
-    Vertx vertx = Vertx.vertx();
-    try {
-      return new FleetSwarm(config, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run(vertx);
-    } finally {
-      vertx.close().await(10, TimeUnit.SECONDS);
-    }
+    return Swarms.run(api, token, prefix, clusters, hosts, true);
   }
 
   private static JsonArray query(int port, String promql) {

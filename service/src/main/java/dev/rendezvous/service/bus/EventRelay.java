@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Publishes recorded events to the events topic (the outbox relay): unpublished rows in order, then
- * marks them. Runs on a timer; one batch at a time. At-least-once: a crash after publishing and
- * before marking republishes the batch, which carries the same event ids (derived from the row).
+ * marks them. Runs on a timer; one batch at a time; instances share the work through row locks. At-least-once:
+ * a crash after publishing and before marking republishes the batch, which carries the same event ids (derived
+ * from the row).
  */
 public final class EventRelay {
   private static final Logger LOG = LoggerFactory.getLogger(EventRelay.class);
@@ -54,8 +55,11 @@ public final class EventRelay {
       return Future.succeededFuture(0);
     }
     running = true;
-    return pool.query("SELECT seq, name, cluster_id, host_id, infra_env_id, severity, category, message, event_time,"
-            + " props FROM events WHERE NOT published ORDER BY seq LIMIT " + BATCH)
+    // In one transaction, the batch's rows locked (SKIP LOCKED: another instance's relay takes other rows), so
+    // several instances relay the same table without publishing a row twice (short of a crash before the commit).
+    return pool.withTransaction(conn -> conn.query("SELECT seq, name, cluster_id, host_id, infra_env_id, severity,"
+            + " category, message, event_time, props FROM events WHERE NOT published ORDER BY seq LIMIT " + BATCH
+            + " FOR UPDATE SKIP LOCKED")
         .execute()
         .compose(rows -> {
           List<CompletableFuture<?>> sends = new ArrayList<>();
@@ -80,10 +84,10 @@ public final class EventRelay {
             return Future.succeededFuture(0);
           }
           return Future.fromCompletionStage(CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)), vertx.getOrCreateContext())
-              .compose(v -> pool.preparedQuery("UPDATE events SET published = TRUE WHERE seq = ANY($1)")
+              .compose(v -> conn.preparedQuery("UPDATE events SET published = TRUE WHERE seq = ANY($1)")
                   .execute(Tuple.of(seqs.toArray(new Long[0]))))
               .map(v -> seqs.size());
-        })
+        }))
         .onFailure(e -> LOG.atWarn().setCause(e).log("event relay batch failed; will retry"))
         .onComplete(ar -> running = false);
   }

@@ -55,6 +55,10 @@ public final class BrainConsumer implements AutoCloseable {
         .batchHandler(this::dispatch, MAX_BATCH)
         // the database down or restarting: the events wait on the bus until it is back, never skipped
         .retryWithoutLimitWhen(dev.rendezvous.service.db.DatabaseUnavailable::is)
+        // an instance that dies (kill -9, a lost machine) hands its clusters to the others within ~10 s, not
+        // Kafka's default 45 s; agents keep polling meanwhile and their replies wait on the bus
+        .config("session.timeout.ms", 10_000)
+        .config("heartbeat.interval.ms", 3_000)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
     monitor.start(monitorIntervalMillis);
