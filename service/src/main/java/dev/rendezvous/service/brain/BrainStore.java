@@ -272,8 +272,9 @@ final class BrainStore {
     return conn.preparedQuery(INSERT_HOST).execute(Tuple.from(Arrays.asList(s.id(), s.infraEnvId(), s.clusterId(),
         s.status(), s.statusInfo(), s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(),
         s.requestedHostname(), s.installationDiskId(), s.installationDiskPath(), s.discoveryAgentVersion(),
-        s.inventory(), s.connectivity(), s.validationsInfo(), s.progress(), s.stepResults(), s.spec(), s.state(),
-        s.checkedInAt(), s.registeredAt(), now)));
+        StoredHost.whole(s.inventory()), StoredHost.whole(s.connectivity()), StoredHost.whole(s.validationsInfo()),
+        StoredHost.whole(s.progress()), StoredHost.whole(s.stepResults()), StoredHost.whole(s.spec()),
+        StoredHost.whole(s.state()), s.checkedInAt(), s.registeredAt(), now)));
   }
 
   /** One column of an update: its assignment (with $ for its parameter) and value. */
@@ -302,16 +303,14 @@ final class BrainStore {
         "installation_disk_path = $", s.installationDiskPath());
     col(set, was == null || !Objects.equals(s.discoveryAgentVersion(), was.discoveryAgentVersion()),
         "discovery_agent_version = $", s.discoveryAgentVersion());
-    col(set, was == null || !Objects.equals(s.inventory(), was.inventory()), "inventory = $::text::jsonb", s.inventory());
-    col(set, was == null || !Objects.equals(s.connectivity(), was.connectivity()), "connectivity = $::text::jsonb",
-        s.connectivity());
-    col(set, was == null || !Objects.equals(s.validationsInfo(), was.validationsInfo()), "validations_info = $::text::jsonb",
-        s.validationsInfo());
-    col(set, was == null || !Objects.equals(s.progress(), was.progress()), "progress = $::text::jsonb", s.progress());
-    col(set, was == null || !Objects.equals(s.stepResults(), was.stepResults()), "step_results = $::text::jsonb",
-        s.stepResults());
-    col(set, was == null || !Objects.equals(s.spec(), was.spec()), "spec = $::text::jsonb", s.spec());
-    col(set, was == null || !Objects.equals(s.state(), was.state()), "state = $::text::jsonb || jsonb_build_object('timestamp',"
+    doc(set, was == null || !StoredHost.sameDoc(s.inventory(), was.inventory()), "inventory = $::text::jsonb", s.inventory());
+    doc(set, was == null || !StoredHost.sameDoc(s.connectivity(), was.connectivity()), "connectivity = $::text::jsonb", s.connectivity());
+    doc(set, was == null || !StoredHost.sameDoc(s.validationsInfo(), was.validationsInfo()),
+        "validations_info = $::text::jsonb", s.validationsInfo());
+    doc(set, was == null || !StoredHost.sameDoc(s.progress(), was.progress()), "progress = $::text::jsonb", s.progress());
+    doc(set, was == null || !StoredHost.sameDoc(s.stepResults(), was.stepResults()), "step_results = $::text::jsonb", s.stepResults());
+    doc(set, was == null || !StoredHost.sameDoc(s.spec(), was.spec()), "spec = $::text::jsonb", s.spec());
+    doc(set, was == null || !StoredHost.sameDoc(s.state(), was.state()), "state = $::text::jsonb || jsonb_build_object('timestamp',"
         + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($::text::jsonb->>'timestamp')::bigint))", s.state());
     col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",
         s.checkedInAt());
@@ -324,6 +323,13 @@ final class BrainStore {
     sql.append("updated_at = $4, row_version = row_version + 1 WHERE id = $1 AND infra_env_id = $2 AND row_version = $3"
         + " RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')");
     return conn.preparedQuery(sql.toString()).execute(Tuple.from(args));
+  }
+
+  /** A JSON document column: checked to be whole text (never a cached fingerprint) only when it is written. */
+  private static void doc(List<Assign> set, boolean changed, String sql, String value) {
+    if (changed) {
+      set.add(new Assign(sql, StoredHost.whole(value)));
+    }
   }
 
   private static void col(List<Assign> set, boolean changed, String sql, Object value) {

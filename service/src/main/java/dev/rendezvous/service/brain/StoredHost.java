@@ -31,4 +31,51 @@ public record StoredHost(
     OffsetDateTime checkedInAt,
     OffsetDateTime registeredAt,
     long rowVersion,
-    boolean staticNetworking) {}
+    boolean staticNetworking) {
+
+  /** Marks a document kept only as its fingerprint (never valid JSON, so never mistaken for one). */
+  static final String FINGERPRINT = "\u0001fp:";
+  private static final int KEEP_WHOLE_BELOW = 64;
+
+  /**
+   * This row as the brain's cache keeps it: the JSON documents (an inventory is 5-6 KB, a large cluster's
+   * connectivity tens of KB) replaced by a 128-bit fingerprint; the parsed snapshot beside it is what the domain
+   * reads, this only tells a unit which columns changed.
+   */
+  StoredHost compact() {
+    return new StoredHost(id, infraEnvId, clusterId, status, statusInfo, statusUpdatedAt, role, suggestedRole,
+        bootstrap, requestedHostname, installationDiskId, installationDiskPath, discoveryAgentVersion,
+        fingerprint(inventory), fingerprint(connectivity), fingerprint(validationsInfo), fingerprint(progress),
+        fingerprint(stepResults), fingerprint(spec), fingerprint(state), checkedInAt, registeredAt, rowVersion,
+        staticNetworking);
+  }
+
+  static String fingerprint(String text) {
+    if (text == null || text.length() < KEEP_WHOLE_BELOW || text.startsWith(FINGERPRINT)) {
+      return text;
+    }
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return FINGERPRINT + java.util.Base64.getEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(d, 16))
+          + ":" + text.length();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Whether a document to write equals the one stored (kept whole or as its fingerprint). */
+  static boolean sameDoc(String now, String was) {
+    if (java.util.Objects.equals(now, was)) {
+      return true;
+    }
+    return now != null && was != null && was.startsWith(FINGERPRINT) && fingerprint(now).equals(was);
+  }
+
+  /** A document about to be written: never a fingerprint (that would be a bug in the caller). */
+  static String whole(String doc) {
+    if (doc != null && doc.startsWith(FINGERPRINT)) {
+      throw new IllegalStateException("a cached fingerprint was about to be written as a document");
+    }
+    return doc;
+  }
+}
