@@ -15,8 +15,11 @@ public final class DatabaseUnavailable {
 
   public static boolean is(Throwable failure) {
     for (Throwable t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
-      // IOException covers a socket reset or a broken pipe when the server dies under a query
-      if (t instanceof IOException || t instanceof ClosedConnectionException || t instanceof TimeoutException) {
+      // a socket reset or a broken pipe when the server dies under a query; not every IOException (Jackson's
+      // parse errors are IOExceptions too, and those are ours: a 500, never "retry later")
+      if (t instanceof java.net.SocketException || t instanceof java.nio.channels.ClosedChannelException
+          || t instanceof IOException && t.getClass().getName().startsWith("io.netty.")
+          || t instanceof ClosedConnectionException || t instanceof TimeoutException) {
         return true;
       }
       if (t instanceof PgException pg && pg.getSqlState() != null
@@ -28,7 +31,7 @@ public final class DatabaseUnavailable {
       // the pool's own words when it cannot hand out a connection in time
       if (m.contains("Connection refused") || m.contains("Timeout while waiting for a connection")
           || m.contains("Connection is closed") || m.contains("connection was closed")
-          || m.contains("connection has been closed") || m.contains("Connection reset")
+          || m.contains("connection has been closed") || m.contains("Connection reset") || m.contains("Broken pipe")
           || m.contains("Pool closed") || m.contains("the database system is")) {
         return true;
       }

@@ -15,6 +15,7 @@ class DatabaseUnavailableTest {
   @Test
   void failuresOfAServerThatIsGoneAreUnavailable() {
     assertTrue(DatabaseUnavailable.is(new ConnectException("Connection refused")));
+    assertTrue(DatabaseUnavailable.is(new java.net.SocketException("Connection reset by peer")));
     assertTrue(DatabaseUnavailable.is(new IOException("Connection reset by peer")));
     assertTrue(DatabaseUnavailable.is(ClosedConnectionException.INSTANCE));
     assertTrue(DatabaseUnavailable.is(new RuntimeException("wrapped", new IOException("Broken pipe"))));
@@ -31,5 +32,8 @@ class DatabaseUnavailableTest {
     assertFalse(DatabaseUnavailable.is(new PgException("syntax error", "ERROR", "42601", null)));
     assertFalse(DatabaseUnavailable.is(new NullPointerException()));
     assertFalse(DatabaseUnavailable.is(new IllegalStateException("no such host")));
+    // a JSON document of ours that does not parse is our bug, not the database's absence
+    assertFalse(DatabaseUnavailable.is(new IllegalArgumentException(
+        new com.fasterxml.jackson.core.JsonParseException(null, "Unexpected character"))));
   }
 }
