@@ -120,7 +120,7 @@ public final class ApiViews {
     }
     // Upstream returns static_network_config as a string.
     if (spec.getValue("static_network_config") instanceof JsonArray a && !a.isEmpty()) {
-      o.put("static_network_config", a.encode());
+      o.put("static_network_config", dev.rendezvous.service.api.params.InfraEnvParams.upstreamForm(a).encode());
     } else {
       o.remove("static_network_config");
     }

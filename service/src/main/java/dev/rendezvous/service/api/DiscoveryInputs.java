@@ -51,6 +51,12 @@ public final class DiscoveryInputs {
     return BUILDER.build(of(spec, pullSecret, serviceUrl, infraEnvId, agentToken));
   }
 
+  /** Upstream's {@code static-network-config} download: a tar of each host's keyfiles and MAC map (empty if none). */
+  public static byte[] staticNetworkArchive(JsonObject spec) {
+    return dev.rendezvous.service.ignition.NmStateKeyfiles.archive(
+        dev.rendezvous.service.ignition.NmStateKeyfiles.convert(of(spec, null, CHECK_URL, "static", CHECK_TOKEN).staticNetworkConfig()));
+  }
+
   /** Refuses a spec whose Ignition could not be built (bad override, NMState, keys), naming the field. */
   public static void check(JsonObject spec, String infraEnvId) {
     try {

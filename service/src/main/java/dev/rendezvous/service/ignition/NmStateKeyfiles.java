@@ -62,6 +62,33 @@ public final class NmStateKeyfiles {
 
   private NmStateKeyfiles() {}
 
+  /**
+   * The files as upstream's {@code static-network-config} download: a tar of the absolute paths,
+   * each mode 0600 (mtime 0, owner root, so the same config gives the same bytes).
+   */
+  public static byte[] archive(List<GeneratedFile> files) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (org.apache.commons.compress.archivers.tar.TarArchiveOutputStream tar =
+        new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(bytes)) {
+      tar.setLongFileMode(org.apache.commons.compress.archivers.tar.TarArchiveOutputStream.LONGFILE_POSIX);
+      for (GeneratedFile f : files) {
+        byte[] content = f.content().getBytes(StandardCharsets.UTF_8);
+        org.apache.commons.compress.archivers.tar.TarArchiveEntry e =
+            new org.apache.commons.compress.archivers.tar.TarArchiveEntry(f.path(), true);
+        e.setMode(0100000 | f.mode());
+        e.setSize(content.length);
+        e.setModTime(0);
+        tar.putArchiveEntry(e);
+        tar.write(content);
+        tar.closeArchiveEntry();
+      }
+      tar.finish();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
   /** The script that picks this machine's host directory by MAC and installs its profiles. */
   public static String script() {
     return """

@@ -92,6 +92,14 @@ public final class InfraEnvParams {
       spec.remove("static_network_config");
       return;
     }
+    spec.put("static_network_config", upstreamForm(a));
+  }
+
+  /**
+   * The list sorted and with its keys in upstream's order (Go marshals struct fields in their
+   * declared order); the view re-applies it, as the database keeps its own key order.
+   */
+  public static JsonArray upstreamForm(JsonArray a) {
     List<JsonObject> hosts = new ArrayList<>();
     for (Object o : a) {
       JsonObject h = (JsonObject) o;
@@ -107,7 +115,7 @@ public final class InfraEnvParams {
     }
     hosts.sort(Comparator.comparing((JsonObject h) -> h.getString("network_yaml"))
         .thenComparing((x, y) -> compareMaps(x.getJsonArray("mac_interface_map"), y.getJsonArray("mac_interface_map"))));
-    spec.put("static_network_config", new JsonArray(new ArrayList<Object>(hosts)));
+    return new JsonArray(new ArrayList<Object>(hosts));
   }
 
   private static int compareMaps(JsonArray x, JsonArray y) {
