@@ -141,7 +141,7 @@ public final class Rendezvous implements AutoCloseable {
       InfraEnvDownloads downloads = new InfraEnvDownloads(pool, c.service().publicUrl(), agentSecret,
           (e, credential) -> IpxeScript.render(c.service().imagePublicUrl(), e.id().toString(),
               e.spec().getString("cpu_architecture"), e.spec().getString("openshift_version"), "api_key", credential,
-              List.of()));
+              dev.rendezvous.service.api.DiscoveryInputs.appendedKernelArguments(e.spec())));
       BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, c.service());
       opened.push(brain);
       RestApi.BusPublisher publisher =

@@ -80,6 +80,27 @@ class DiscoveryImageTest {
     assertEquals(400, api.get("/infra-envs/" + id + "/downloads/files?file_name=passwd").status());
   }
 
+  @Test
+  void theIpxeScriptCarriesTheInfraEnvsAppendedKernelArguments() {
+    JsonObject ie = api.post("/infra-envs", Api.infraEnv("ipxe-kargs", null).put("kernel_arguments", new io.vertx.core.json.JsonArray()
+        .add(new JsonObject().put("operation", "append").put("value", "rd.net.timeout.carrier=60"))
+        .add(new JsonObject().put("operation", "append").put("value", "ip=dhcp"))
+        .add(new JsonObject().put("operation", "delete").put("value", "quiet")))).json();
+    String id = ie.getString("id");
+    Api.Reply ipxe = api.get("/infra-envs/" + id + "/downloads/files?file_name=ipxe-script");
+    assertEquals(200, ipxe.status(), ipxe.body());
+    String kernel = ipxe.body().lines().filter(l -> l.startsWith("kernel ")).findFirst().orElseThrow();
+    assertTrue(kernel.endsWith(" rd.net.timeout.carrier=60 ip=dhcp"), "appended in order at the end: " + kernel);
+    assertTrue(!kernel.contains("quiet"), "only append operations are carried: " + kernel);
+
+    Api.Reply patched = api.patch("/infra-envs/" + id, new JsonObject().put("kernel_arguments", new io.vertx.core.json.JsonArray()
+        .add(new JsonObject().put("operation", "append").put("value", "nomodeset"))));
+    assertEquals(201, patched.status(), patched.body());
+    String after = api.get("/infra-envs/" + id + "/downloads/files?file_name=ipxe-script").body();
+    assertTrue(after.contains(" nomodeset\n"), after);
+    assertTrue(!after.contains("rd.net.timeout.carrier"), "a PATCH replaces the list: " + after);
+  }
+
   /** Decodes an Ignition file's data: URL (plain, percent-encoded or base64). */
   static String fileContents(JsonObject config, String path) {
     for (Object o : config.getJsonObject("storage").getJsonArray("files")) {

@@ -119,8 +119,10 @@ public final class ApiViews {
       o.put("cluster_id", e.clusterId().toString());
     }
     // Upstream returns static_network_config as a string.
-    if (spec.getValue("static_network_config") instanceof JsonArray a) {
-      o.put("static_network_config", a.encode());
+    if (spec.getValue("static_network_config") instanceof JsonArray a && !a.isEmpty()) {
+      o.put("static_network_config", dev.rendezvous.service.api.params.InfraEnvParams.upstreamForm(a).encode());
+    } else {
+      o.remove("static_network_config");
     }
     return o;
   }

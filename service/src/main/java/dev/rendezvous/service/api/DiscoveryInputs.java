@@ -29,7 +29,12 @@ public final class DiscoveryInputs {
     JsonArray statics = spec.getJsonArray("static_network_config", new JsonArray());
     List<DiscoveryIgnitionInput.StaticNetworkConfig> staticConfigs = new ArrayList<>();
     for (Object o : statics) {
-      staticConfigs.add(JSON.convertValue(((JsonObject) o).getMap(), DiscoveryIgnitionInput.StaticNetworkConfig.class));
+      // encode first: getMap() keeps nested JsonArray/JsonObject values, which Jackson cannot convert
+      try {
+        staticConfigs.add(JSON.readValue(((JsonObject) o).encode(), DiscoveryIgnitionInput.StaticNetworkConfig.class));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("stored static_network_config is unreadable", e);
+      }
     }
     String ntp = spec.getString("additional_ntp_sources");
     return new DiscoveryIgnitionInput(serviceUrl, infraEnvId, agentToken, blankToNull(spec.getString("ssh_authorized_key")),
@@ -46,6 +51,12 @@ public final class DiscoveryInputs {
     return BUILDER.build(of(spec, pullSecret, serviceUrl, infraEnvId, agentToken));
   }
 
+  /** Upstream's {@code static-network-config} download: a tar of each host's keyfiles and MAC map (empty if none). */
+  public static byte[] staticNetworkArchive(JsonObject spec) {
+    return dev.rendezvous.service.ignition.NmStateKeyfiles.archive(
+        dev.rendezvous.service.ignition.NmStateKeyfiles.convert(of(spec, null, CHECK_URL, "static", CHECK_TOKEN).staticNetworkConfig()));
+  }
+
   /** Refuses a spec whose Ignition could not be built (bad override, NMState, keys), naming the field. */
   public static void check(JsonObject spec, String infraEnvId) {
     try {
@@ -53,6 +64,17 @@ public final class DiscoveryInputs {
     } catch (InvalidIgnitionInputException e) {
       throw new InvalidInputException(e.field(), e.reason());
     }
+  }
+
+  /** The values of the infra-env's {@code kernel_arguments} with {@code operation: append}, in order. */
+  public static List<String> appendedKernelArguments(JsonObject spec) {
+    List<String> out = new ArrayList<>();
+    for (Object o : spec.getJsonArray("kernel_arguments", new JsonArray())) {
+      if (o instanceof JsonObject k && "append".equals(k.getString("operation")) && k.getString("value") != null) {
+        out.add(k.getString("value"));
+      }
+    }
+    return out;
   }
 
   private static String blankToNull(String s) {

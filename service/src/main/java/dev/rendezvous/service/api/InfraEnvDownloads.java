@@ -76,13 +76,23 @@ public final class InfraEnvDownloads {
       UUID id = Requests.pathUuid(ctx, "infra_env_id");
       String name = ctx.request().getParam("file_name");
       if (name == null || name.isEmpty()) {
-        throw new InvalidInputException("file_name", "is required (discovery.ign or ipxe-script)");
+        throw new InvalidInputException("file_name", "is required (discovery.ign, ipxe-script or static-network-config)");
       }
-      if (!name.equals("discovery.ign") && !name.equals("ipxe-script")) {
-        throw new InvalidInputException("file_name", "'" + name + "' must be discovery.ign or ipxe-script");
+      if (!name.equals("discovery.ign") && !name.equals("ipxe-script") && !name.equals("static-network-config")) {
+        throw new InvalidInputException("file_name",
+            "'" + name + "' must be discovery.ign, ipxe-script or static-network-config");
       }
-      answer = InfraEnvRepository.get(db, t.name(), id)
-          .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)))
+      Future<InfraEnvRow> infraEnv = InfraEnvRepository.get(db, t.name(), id)
+          .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)));
+      if (name.equals("static-network-config")) {
+        answer = infraEnv.onSuccess(e -> ctx.response()
+            .putHeader("Content-Type", "application/octet-stream")
+            .putHeader("Content-Disposition", "attachment; filename=" + name)
+            .end(io.vertx.core.buffer.Buffer.buffer(DiscoveryInputs.staticNetworkArchive(e.spec()))));
+        answer.onFailure(ctx::fail);
+        return;
+      }
+      answer = infraEnv
           .compose(this::discoveryOf)
           .onSuccess(d -> ctx.response()
               .putHeader("Content-Type", "application/octet-stream")

@@ -158,6 +158,10 @@ public final class DiscoveryIgnitionBuilder {
     for (GeneratedFile f : NmStateKeyfiles.convert(in.staticNetworkConfig())) {
       file(files, f.path(), f.mode(), f.content());
     }
+    if (!in.staticNetworkConfig().isEmpty()) {
+      file(files, NmStateKeyfiles.SCRIPT_PATH, 0755, NmStateKeyfiles.script());
+      unit(units, NmStateKeyfiles.UNIT_NAME, true, NmStateKeyfiles.unit());
+    }
     file(files, "/etc/NetworkManager/conf.d/01-ipv6.conf", 0644,
         "[connection]\nipv6.dhcp-iaid=mac\nipv6.dhcp-duid=ll\n");
     file(files, "/etc/motd", 0644, "This is a host being discovered by Rendezvous for infra-env "

@@ -30,21 +30,31 @@ import java.util.regex.Pattern;
  * next-hop-address, next-hop-interface, metric, table-id). Anything else is refused, naming the
  * field {@code static_network_config}.
  *
- * <p>MAC to name mapping: each profile is bound to its NIC by {@code ethernet.mac-address}
- * instead of by interface name, so NetworkManager applies it to whichever device has that MAC,
- * whatever the kernel named it, and one discovery image can carry the profiles of many hosts
- * (each host activates only its own). This replaces upstream's pre-network-manager-config script,
- * which renamed files at boot. Files: {@code /etc/NetworkManager/system-connections/<nic>-<mac>.nmconnection}.
+ * <p>Layout, as upstream's: host {@code i}'s profiles are
+ * {@code /etc/assisted/network/host<i>/<nic>.nmconnection} with its {@code mac_interface.ini}
+ * ({@code <mac>=<nic>} lines, sorted), and {@code pre-network-manager-config.sh} (run by its unit
+ * before NetworkManager) copies the profiles of the host whose MACs this machine has into
+ * {@code /etc/NetworkManager/system-connections}. Unlike upstream's script, it renames nothing:
+ * each profile is bound to its NIC by {@code ethernet.mac-address}, so NetworkManager applies it to
+ * whichever device has that MAC, whatever the kernel named it. An ethernet interface without a map
+ * entry is accepted only when its name is a predictable physical name ({@code en...}), as upstream
+ * checks, and that profile is bound by {@code interface-name}.
  */
 public final class NmStateKeyfiles {
 
   public static final String FIELD = "static_network_config";
+  /** Where each host's files go: {@code host<i>/<nic>.nmconnection} and {@code host<i>/mac_interface.ini}, as upstream. */
+  public static final String NETWORK_DIR = "/etc/assisted/network";
+  public static final String SCRIPT_PATH = "/usr/local/bin/pre-network-manager-config.sh";
+  public static final String UNIT_NAME = "pre-network-manager-config.service";
+  /** systemd's predictable names of physical NICs (man systemd.net-naming-scheme), as upstream checks them. */
+  private static final Pattern PREDICTABLE_NAME = Pattern.compile("en[PsvxXbucaipod]");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Pattern MAC = Pattern.compile("([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}");
   private static final Pattern NIC = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
   private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,252})?");
   private static final Set<String> TOP_LEVEL = Set.of("interfaces", "dns-resolver", "routes");
-  private static final Set<String> IFACE_KEYS = Set.of("name", "type", "state", "mac-address", "mtu", "ipv4", "ipv6");
+  private static final Set<String> IFACE_KEYS = Set.of("name", "type", "state", "mac-address", "identifier", "mtu", "ipv4", "ipv6");
   private static final Set<String> IP_KEYS = Set.of("enabled", "dhcp", "autoconf", "address", "auto-dns");
 
   /** A generated file: absolute path, octal mode, content. */
@@ -52,113 +62,244 @@ public final class NmStateKeyfiles {
 
   private NmStateKeyfiles() {}
 
+  /**
+   * The files as upstream's {@code static-network-config} download: a tar of the absolute paths,
+   * each mode 0600 (mtime 0, owner root, so the same config gives the same bytes).
+   */
+  public static byte[] archive(List<GeneratedFile> files) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (org.apache.commons.compress.archivers.tar.TarArchiveOutputStream tar =
+        new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(bytes)) {
+      tar.setLongFileMode(org.apache.commons.compress.archivers.tar.TarArchiveOutputStream.LONGFILE_POSIX);
+      for (GeneratedFile f : files) {
+        byte[] content = f.content().getBytes(StandardCharsets.UTF_8);
+        org.apache.commons.compress.archivers.tar.TarArchiveEntry e =
+            new org.apache.commons.compress.archivers.tar.TarArchiveEntry(f.path(), true);
+        e.setMode(0100000 | f.mode());
+        e.setSize(content.length);
+        e.setModTime(0);
+        tar.putArchiveEntry(e);
+        tar.write(content);
+        tar.closeArchiveEntry();
+      }
+      tar.finish();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** The script that picks this machine's host directory by MAC and installs its profiles. */
+  public static String script() {
+    return """
+        #!/bin/bash
+        # Rendezvous: install the static network profiles of the host whose mac_interface.ini lists
+        # a MAC address of this machine (the profiles are bound to their NICs by MAC address).
+        set -eu
+        shopt -s nullglob
+        network_dir=%s
+        target=/etc/NetworkManager/system-connections
+        lower() { tr '[:upper:]' '[:lower:]'; }
+        for dir in "$network_dir"/host*; do
+          [ -f "$dir/mac_interface.ini" ] || continue
+          found=""
+          while IFS='=' read -r mac nic || [ -n "$mac" ]; do
+            [ -n "$mac" ] || continue
+            want=$(printf '%%s' "$mac" | lower)
+            for address in /sys/class/net/*/address; do
+              if [ "$(lower < "$address")" = "$want" ]; then
+                device=$(basename "$(dirname "$address")")
+                echo "static network: $nic ($mac) is $device"
+                found=yes
+              fi
+            done
+          done < "$dir/mac_interface.ini"
+          if [ -n "$found" ]; then
+            mkdir -p "$target"
+            for f in "$dir"/*.nmconnection; do
+              install -m 0600 "$f" "$target/$(basename "$f")"
+            done
+            echo "static network: installed the profiles of $(basename "$dir")"
+            exit 0
+          fi
+        done
+        echo "static network: no host configuration lists a MAC address of this machine"
+        """.formatted(NETWORK_DIR);
+  }
+
+  /** Runs {@link #script()} once the NICs are known and before NetworkManager reads its profiles. */
+  public static String unit() {
+    return """
+        [Unit]
+        Description=Install this host's static network configuration (Rendezvous)
+        Wants=systemd-udev-settle.service network-pre.target
+        After=systemd-udev-settle.service
+        Before=network-pre.target NetworkManager.service
+        ConditionPathExists=%s
+
+        [Service]
+        Type=oneshot
+        RemainAfterExit=yes
+        ExecStart=%s
+
+        [Install]
+        WantedBy=multi-user.target
+        """.formatted(NETWORK_DIR, SCRIPT_PATH);
+  }
+
   public static List<GeneratedFile> convert(List<StaticNetworkConfig> hosts) {
     List<GeneratedFile> out = new ArrayList<>();
-    Set<String> macs = new HashSet<>();
+    Map<String, Integer> macOwner = new HashMap<>();
     for (int i = 0; i < hosts.size(); i++) {
-      out.addAll(convertHost(hosts.get(i), "[" + i + "]", macs));
+      out.addAll(convertHost(hosts.get(i), i, macOwner));
     }
     return out;
   }
 
-  private static List<GeneratedFile> convertHost(StaticNetworkConfig host, String where, Set<String> macs) {
+  /** The field of host {@code i}'s YAML, as the 400 names it. */
+  public static String yamlField(int i) {
+    return FIELD + "[" + i + "].network_yaml";
+  }
+
+  /** The field of host {@code i}'s MAC map, as the 400 names it. */
+  public static String mapField(int i) {
+    return FIELD + "[" + i + "].mac_interface_map";
+  }
+
+  private static List<GeneratedFile> convertHost(StaticNetworkConfig host, int index, Map<String, Integer> macOwner) {
+    String where = yamlField(index);
+    String mapWhere = mapField(index);
     if (host == null || host.networkYaml() == null || host.networkYaml().isBlank()) {
-      throw bad(where + ": network_yaml is required");
+      throw bad(where, "is required");
     }
     JsonNode root;
     try {
       root = YAML.readTree(host.networkYaml());
     } catch (JsonProcessingException e) {
-      throw bad(where + ": network_yaml is not valid YAML: " + e.getOriginalMessage());
+      throw bad(where, "is not valid YAML: " + e.getOriginalMessage());
     }
     if (root == null || !root.isObject()) {
-      throw bad(where + ": network_yaml must be a YAML mapping");
+      throw bad(where, "must be an NMState YAML mapping");
     }
     root.fieldNames().forEachRemaining(k -> {
       if (!TOP_LEVEL.contains(k)) {
-        throw bad(where + ": unsupported NMState section '" + k + "'");
+        throw bad(where, "unsupported NMState section '" + k + "'");
       }
     });
+    if (host.macInterfaceMap().isEmpty()) {
+      throw bad(mapWhere, "at least one interface must be provided");
+    }
     Map<String, String> macByNic = new HashMap<>();
-    for (MacInterface m : host.macInterfaceMap()) {
+    Set<String> hostMacs = new HashSet<>();
+    for (int j = 0; j < host.macInterfaceMap().size(); j++) {
+      MacInterface m = host.macInterfaceMap().get(j);
       if (m == null || m.macAddress() == null || !MAC.matcher(m.macAddress()).matches()) {
-        throw bad(where + ": invalid mac_address " + (m == null ? null : m.macAddress()));
+        throw bad(mapWhere + "[" + j + "].mac_address", "'" + (m == null ? null : m.macAddress())
+            + "' is not a valid MAC address");
       }
       if (m.logicalNicName() == null || !NIC.matcher(m.logicalNicName()).matches()) {
-        throw bad(where + ": invalid logical_nic_name " + m.logicalNicName());
+        throw bad(mapWhere + "[" + j + "].logical_nic_name", "'" + m.logicalNicName() + "' is not a valid interface name");
       }
-      macByNic.put(m.logicalNicName(), m.macAddress().toUpperCase(Locale.ROOT));
+      String mac = m.macAddress().toUpperCase(Locale.ROOT);
+      if (!hostMacs.add(mac) || macByNic.put(m.logicalNicName(), mac) != null) {
+        throw bad(mapWhere, "MACs and interfaces must be unique within a host");
+      }
+      claim(macOwner, mac, index, mapWhere);
     }
 
     Map<String, Profile> profiles = new LinkedHashMap<>();
     JsonNode ifaces = root.path("interfaces");
     if (!ifaces.isArray() || ifaces.isEmpty()) {
-      throw bad(where + ": interfaces must be a non-empty list");
+      throw bad(where, "must have a non-empty interfaces list");
     }
     for (JsonNode n : ifaces) {
-      Profile p = iface(n, where, macByNic);
+      Profile p = iface(n, where, mapWhere, macByNic);
       if (p != null) {
         if (profiles.put(p.name, p) != null) {
-          throw bad(where + ": interface " + p.name + " listed twice");
+          throw bad(where, "interface " + p.name + " listed twice");
+        }
+        if (p.mac != null && !hostMacs.contains(p.mac)) {
+          claim(macOwner, p.mac, index, where);
         }
       }
     }
     routes(root.path("routes"), profiles, where);
     dns(root.path("dns-resolver"), profiles, where);
+    String dir = NETWORK_DIR + "/host" + index + "/";
     List<GeneratedFile> files = new ArrayList<>();
     for (Profile p : profiles.values()) {
-      if (!macs.add(p.mac)) {
-        throw bad(where + ": MAC address " + p.mac + " is configured more than once");
-      }
-      String macHex = p.mac.replace(":", "").toLowerCase(Locale.ROOT);
-      files.add(new GeneratedFile("/etc/NetworkManager/system-connections/" + p.name + "-" + macHex + ".nmconnection",
-          0600, p.render()));
+      files.add(new GeneratedFile(dir + p.name + ".nmconnection", 0600, p.render()));
     }
+    List<String> lines = new ArrayList<>();
+    for (MacInterface m : host.macInterfaceMap()) {
+      lines.add(m.macAddress() + "=" + m.logicalNicName());
+    }
+    java.util.Collections.sort(lines);
+    files.add(new GeneratedFile(dir + "mac_interface.ini", 0600, String.join("\n", lines)));
     return files;
   }
 
-  private static Profile iface(JsonNode n, String where, Map<String, String> macByNic) {
+  /** A MAC belongs to one host: refuses it when an earlier host has it. */
+  private static void claim(Map<String, Integer> macOwner, String mac, int index, String where) {
+    Integer owner = macOwner.putIfAbsent(mac, index);
+    if (owner != null && owner != index) {
+      throw bad(where, "MAC address " + mac + " is also in " + mapField(owner) + ": a MAC belongs to one host");
+    }
+  }
+
+  private static Profile iface(JsonNode n, String where, String mapWhere, Map<String, String> macByNic) {
     if (!n.isObject()) {
-      throw bad(where + ": each interface must be a mapping");
+      throw bad(where, "each interface must be a mapping");
     }
     n.fieldNames().forEachRemaining(k -> {
       if (!IFACE_KEYS.contains(k)) {
-        throw bad(where + ": unsupported interface setting '" + k + "'");
+        throw bad(where, "unsupported interface setting '" + k + "'");
       }
     });
     String name = text(n, "name", where);
     if (!NIC.matcher(name).matches()) {
-      throw bad(where + ": invalid interface name " + name);
+      throw bad(where, "invalid interface name " + name);
     }
     String type = n.path("type").asText("ethernet");
     if (!type.equals("ethernet")) {
-      throw bad(where + ": interface " + name + " has unsupported type " + type + " (supported: ethernet)");
+      throw bad(where, "interface " + name + " has unsupported type " + type + " (supported: ethernet)");
     }
     String state = n.path("state").asText("up");
     if (!state.equals("up")) {
       if (state.equals("down") || state.equals("absent")) {
         return null;
       }
-      throw bad(where + ": interface " + name + " has invalid state " + state);
+      throw bad(where, "interface " + name + " has invalid state " + state);
     }
     String mac = macByNic.get(name);
     if (n.hasNonNull("mac-address")) {
       String own = n.get("mac-address").asText();
       if (!MAC.matcher(own).matches()) {
-        throw bad(where + ": interface " + name + " has invalid mac-address " + own);
+        throw bad(where, "interface " + name + " has invalid mac-address " + own);
       }
       if (mac != null && !mac.equalsIgnoreCase(own)) {
-        throw bad(where + ": interface " + name + " mac-address differs from mac_interface_map");
+        throw bad(where, "interface " + name + " mac-address differs from mac_interface_map");
       }
       mac = own.toUpperCase(Locale.ROOT);
     }
-    if (mac == null) {
-      throw bad(where + ": interface " + name + " has no mac_interface_map entry");
+    if (n.hasNonNull("identifier")) {
+      String id = n.get("identifier").asText();
+      if (!id.equals("name") && !id.equals("mac-address")) {
+        throw bad(where, "interface " + name + " has invalid identifier " + id);
+      }
+      if (id.equals("mac-address") && !n.hasNonNull("mac-address")) {
+        throw bad(where, "interface " + name + " is identified by mac-address but has none");
+      }
+    }
+    if (mac == null && !PREDICTABLE_NAME.matcher(name).lookingAt()) {
+      // upstream's loose check: an unmapped ethernet NIC is allowed when its name is a predictable physical one
+      throw bad(mapWhere, "has no entry for interface " + name + " of network_yaml, and " + name
+          + " is not a predictable physical interface name (en...)");
     }
     Profile p = new Profile(name, mac);
     if (n.has("mtu")) {
       if (!n.get("mtu").canConvertToInt() || n.get("mtu").asInt() < 68 || n.get("mtu").asInt() > 65535) {
-        throw bad(where + ": interface " + name + " has invalid mtu");
+        throw bad(where, "interface " + name + " has invalid mtu");
       }
       p.mtu = n.get("mtu").asInt();
     }
@@ -173,11 +314,11 @@ public final class NmStateKeyfiles {
       return f; // nmstate: a new profile without this family has it disabled
     }
     if (!n.isObject()) {
-      throw bad(where + ": " + nic + " ipv" + (v6 ? 6 : 4) + " must be a mapping");
+      throw bad(where, "" + nic + " ipv" + (v6 ? 6 : 4) + " must be a mapping");
     }
     n.fieldNames().forEachRemaining(k -> {
       if (!IP_KEYS.contains(k) || (!v6 && k.equals("autoconf"))) {
-        throw bad(where + ": unsupported " + nic + " ipv" + (v6 ? 6 : 4) + " setting '" + k + "'");
+        throw bad(where, "unsupported " + nic + " ipv" + (v6 ? 6 : 4) + " setting '" + k + "'");
       }
     });
     f.enabled = n.path("enabled").asBoolean(false);
@@ -190,12 +331,12 @@ public final class NmStateKeyfiles {
       String ip = ip(a.path("ip").asText(""), v6, where);
       int prefix = a.path("prefix-length").asInt(-1);
       if (!a.path("prefix-length").canConvertToInt() || prefix < 0 || prefix > (v6 ? 128 : 32)) {
-        throw bad(where + ": " + nic + " address " + ip + " has invalid prefix-length");
+        throw bad(where, "" + nic + " address " + ip + " has invalid prefix-length");
       }
       f.addresses.add(ip + "/" + prefix);
     }
     if (f.enabled && !f.dhcp && !f.autoconf && f.addresses.isEmpty()) {
-      throw bad(where + ": " + nic + " ipv" + (v6 ? 6 : 4) + " is enabled without dhcp"
+      throw bad(where, "" + nic + " ipv" + (v6 ? 6 : 4) + " is enabled without dhcp"
           + (v6 ? ", autoconf" : "") + " or addresses");
     }
     return f;
@@ -209,7 +350,7 @@ public final class NmStateKeyfiles {
       String dest = r.path("destination").asText("");
       int slash = dest.indexOf('/');
       if (slash < 0) {
-        throw bad(where + ": route destination must be an address/prefix: " + dest);
+        throw bad(where, "route destination must be an address/prefix: " + dest);
       }
       boolean v6 = dest.contains(":");
       String net = ip(dest.substring(0, slash), v6, where);
@@ -217,26 +358,26 @@ public final class NmStateKeyfiles {
       try {
         prefix = Integer.parseInt(dest.substring(slash + 1));
       } catch (NumberFormatException e) {
-        throw bad(where + ": invalid route destination " + dest);
+        throw bad(where, "invalid route destination " + dest);
       }
       if (prefix < 0 || prefix > (v6 ? 128 : 32)) {
-        throw bad(where + ": invalid route destination " + dest);
+        throw bad(where, "invalid route destination " + dest);
       }
       String hop = ip(r.path("next-hop-address").asText(""), v6, where);
       String ifName = r.path("next-hop-interface").asText("");
       Profile p = profiles.get(ifName);
       if (p == null) {
-        throw bad(where + ": route to " + dest + " names unknown next-hop-interface '" + ifName + "'");
+        throw bad(where, "route to " + dest + " names unknown next-hop-interface '" + ifName + "'");
       }
       Family f = v6 ? p.v6 : p.v4;
       if (!f.enabled) {
-        throw bad(where + ": route to " + dest + " via " + ifName + " whose ipv" + (v6 ? 6 : 4) + " is disabled");
+        throw bad(where, "route to " + dest + " via " + ifName + " whose ipv" + (v6 ? 6 : 4) + " is disabled");
       }
       Integer metric = r.has("metric") ? r.get("metric").asInt() : null;
       Integer table = r.has("table-id") ? r.get("table-id").asInt() : null;
       if (prefix == 0 && table == null) {
         if (f.gateway != null) {
-          throw bad(where + ": two default routes via " + ifName);
+          throw bad(where, "two default routes via " + ifName);
         }
         f.gateway = hop;
         f.defaultMetric = metric;
@@ -255,7 +396,7 @@ public final class NmStateKeyfiles {
     List<String> search = new ArrayList<>();
     for (JsonNode s : config.path("search")) {
       if (!DOMAIN.matcher(s.asText()).matches()) {
-        throw bad(where + ": invalid dns search domain " + s.asText());
+        throw bad(where, "invalid dns search domain " + s.asText());
       }
       search.add(s.asText());
     }
@@ -265,7 +406,7 @@ public final class NmStateKeyfiles {
       String ip = ip(s.asText(), v6, where);
       Family target = dnsTarget(profiles, v6);
       if (target == null) {
-        throw bad(where + ": no interface with ipv" + (v6 ? 6 : 4) + " enabled to carry DNS server " + ip);
+        throw bad(where, "no interface with ipv" + (v6 ? 6 : 4) + " enabled to carry DNS server " + ip);
       }
       target.dns.add(ip);
       target.ignoreAutoDns = true;
@@ -280,7 +421,7 @@ public final class NmStateKeyfiles {
         target = dnsTarget(profiles, true);
       }
       if (target == null) {
-        throw bad(where + ": no interface with IP enabled to carry the dns search list");
+        throw bad(where, "no interface with IP enabled to carry the dns search list");
       }
       target.dnsSearch.addAll(search);
     }
@@ -315,19 +456,19 @@ public final class NmStateKeyfiles {
         // fall through
       }
     }
-    throw bad(where + ": invalid IPv" + (v6 ? 6 : 4) + " address '" + s + "'");
+    throw bad(where, "invalid IPv" + (v6 ? 6 : 4) + " address '" + s + "'");
   }
 
   private static String text(JsonNode n, String key, String where) {
     JsonNode v = n.get(key);
     if (v == null || !v.isTextual() || v.asText().isBlank()) {
-      throw bad(where + ": interface " + key + " is required");
+      throw bad(where, "interface " + key + " is required");
     }
     return v.asText();
   }
 
-  private static InvalidIgnitionInputException bad(String reason) {
-    return new InvalidIgnitionInputException(FIELD, reason);
+  private static InvalidIgnitionInputException bad(String field, String reason) {
+    return new InvalidIgnitionInputException(field, reason);
   }
 
   private static final class Family {
@@ -413,11 +554,19 @@ public final class NmStateKeyfiles {
       StringBuilder out = new StringBuilder()
           .append("[connection]\n")
           .append("id=").append(name).append('\n')
-          .append("uuid=").append(UUID.nameUUIDFromBytes((name + "/" + mac).getBytes(StandardCharsets.UTF_8))).append('\n')
+          .append("uuid=").append(UUID.nameUUIDFromBytes((name + "/" + (mac == null ? "name" : mac)).getBytes(StandardCharsets.UTF_8))).append('\n')
           .append("type=ethernet\n")
           .append("autoconnect=true\n")
-          .append("\n[ethernet]\n")
-          .append("mac-address=").append(mac).append('\n');
+          .append("autoconnect-priority=1\n");
+      if (mac == null) {
+        out.append("interface-name=").append(name).append('\n');
+      }
+      if (mac != null || mtu != null) {
+        out.append("\n[ethernet]\n");
+      }
+      if (mac != null) {
+        out.append("mac-address=").append(mac).append('\n');
+      }
       if (mtu != null) {
         out.append("mtu=").append(mtu).append('\n');
       }

@@ -199,19 +199,24 @@ class DiscoveryIgnitionBuilderTest {
     assertNotNull(unit(c, "add-ntp-sources.service"));
     assertTrue(contents(c, "/etc/profile.d/proxy.sh").contains("export https_proxy=\"http://user:p%40ss@proxy.example:3128\"\n"));
     assertEquals(0644, file(c, "/etc/profile.d/proxy.sh").path("mode").asInt());
-    // both hosts' keyfiles, bound by MAC
-    JsonNode kf = file(c, "/etc/NetworkManager/system-connections/eth0-525400aabb01.nmconnection");
+    // both hosts' keyfiles (bound by MAC) in upstream's layout, with the MAC maps, the script and its unit
+    JsonNode kf = file(c, "/etc/assisted/network/host0/eth0.nmconnection");
     assertEquals(0600, kf.path("mode").asInt());
-    assertTrue(contents(c, "/etc/NetworkManager/system-connections/eth0-525400aacc01.nmconnection")
+    assertTrue(contents(c, "/etc/assisted/network/host0/eth0.nmconnection").contains("mac-address=52:54:00:AA:BB:01\n"));
+    assertTrue(contents(c, "/etc/assisted/network/host1/eth0.nmconnection")
         .contains("address1=192.168.111.31/24,192.168.111.1\n"));
-    assertNotNull(file(c, "/etc/NetworkManager/system-connections/eth1-525400aacc02.nmconnection"));
+    assertNotNull(file(c, "/etc/assisted/network/host1/eth1.nmconnection"));
+    assertEquals("52:54:00:aa:cc:01=eth0\n52:54:00:aa:cc:02=eth1", contents(c, "/etc/assisted/network/host1/mac_interface.ini"));
+    assertEquals(0755, file(c, NmStateKeyfiles.SCRIPT_PATH).path("mode").asInt());
+    assertTrue(unit(c, NmStateKeyfiles.UNIT_NAME).path("enabled").asBoolean());
+    assertTrue(unit(c, NmStateKeyfiles.UNIT_NAME).path("contents").asText().contains("ExecStart=" + NmStateKeyfiles.SCRIPT_PATH));
   }
 
   @Test
   void scriptsAreValidBash() throws Exception {
     JsonNode c = JSON.readTree(builder.build(full(null)));
     for (String script : List.of("/usr/local/bin/rendezvous-agent", "/usr/local/bin/add-ntp-sources.sh",
-        "/etc/profile.d/proxy.sh")) {
+        "/etc/profile.d/proxy.sh", NmStateKeyfiles.SCRIPT_PATH)) {
       Path p = dir.resolve("s.sh");
       Files.writeString(p, contents(c, script));
       Process proc = new ProcessBuilder("bash", "-n", p.toString()).redirectErrorStream(true).start();
@@ -320,7 +325,7 @@ class DiscoveryIgnitionBuilderTest {
     assertField("ssh_authorized_key", () -> builder.build(with(ok, "not a key", ok.proxy(), ok.staticNetworkConfig())));
     assertField("proxy", () -> builder.build(with(ok, null, new Proxy("ftp://x", null, null), List.of())));
     assertField("proxy", () -> builder.build(with(ok, null, new Proxy("http://a b", null, null), List.of())));
-    assertField("static_network_config", () -> builder.build(with(ok, null, null,
+    assertField("static_network_config[0].network_yaml", () -> builder.build(with(ok, null, null,
         List.of(new StaticNetworkConfig("interfaces: [", List.of())))));
     assertField("pull_secret", () -> builder.build(new DiscoveryIgnitionInput("http://s", ID, "t", null, "{x", null,
         null, null, null, null, null, null)));

@@ -23,9 +23,9 @@ class NmStateKeyfilesTest {
   void staticDualStackWithRoutesAndDns() {
     List<GeneratedFile> files = NmStateKeyfiles.convert(List.of(new StaticNetworkConfig(
         DiscoveryIgnitionBuilderTest.YAML, MAP)));
-    assertEquals(2, files.size());
+    assertEquals(3, files.size());
     GeneratedFile eth0 = files.get(0);
-    assertEquals("/etc/NetworkManager/system-connections/eth0-525400aabb01.nmconnection", eth0.path());
+    assertEquals("/etc/assisted/network/host0/eth0.nmconnection", eth0.path());
     assertEquals(0600, eth0.mode());
     String expected = """
         [connection]
@@ -33,6 +33,7 @@ class NmStateKeyfilesTest {
         uuid=%s
         type=ethernet
         autoconnect=true
+        autoconnect-priority=1
 
         [ethernet]
         mac-address=52:54:00:AA:BB:01
@@ -57,6 +58,53 @@ class NmStateKeyfilesTest {
     String eth1 = files.get(1).content();
     assertTrue(eth1.contains("[ipv4]\nmethod=auto\n"), eth1);
     assertTrue(eth1.contains("[ipv6]\nmethod=disabled\n"), eth1);
+    assertEquals(new GeneratedFile("/etc/assisted/network/host0/mac_interface.ini", 0600,
+        "52:54:00:aa:bb:01=eth0\n52:54:00:aa:bb:02=eth1"), files.get(2));
+  }
+
+  @Test
+  void eachHostHasItsDirectoryAndAnUnmappedPredictableNicIsBoundByName() {
+    String two = "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\n"
+        + "  - name: enp1s0\n    type: ethernet\n    ipv4: {enabled: true, address: [{ip: 10.0.0.5, prefix-length: 24}]}\n";
+    List<GeneratedFile> files = NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig("interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\n", MAP),
+        new StaticNetworkConfig(two, List.of(new MacInterface("52:54:00:aa:bb:03", "eth0")))));
+    assertEquals(List.of("/etc/assisted/network/host0/eth0.nmconnection", "/etc/assisted/network/host0/mac_interface.ini",
+        "/etc/assisted/network/host1/eth0.nmconnection", "/etc/assisted/network/host1/enp1s0.nmconnection",
+        "/etc/assisted/network/host1/mac_interface.ini"), files.stream().map(GeneratedFile::path).toList());
+    assertTrue(files.get(2).content().contains("mac-address=52:54:00:AA:BB:03\n"), files.get(2).content());
+    String enp = files.get(3).content();
+    assertTrue(enp.contains("interface-name=enp1s0\n") && !enp.contains("mac-address"), enp);
+    assertTrue(enp.contains("address1=10.0.0.5/24\n"), enp);
+  }
+
+  static String field(Runnable r) {
+    return assertThrows(InvalidIgnitionInputException.class, r::run).field();
+  }
+
+  @Test
+  void badInputNamesTheHostAndTheField() {
+    String dhcp = "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\n";
+    StaticNetworkConfig ok = new StaticNetworkConfig(dhcp, List.of(new MacInterface("52:54:00:00:00:01", "eth0")));
+    assertEquals("static_network_config[1].network_yaml", field(() -> NmStateKeyfiles.convert(List.of(ok,
+        new StaticNetworkConfig("interfaces: [", List.of(new MacInterface("52:54:00:00:00:02", "eth0")))))));
+    assertEquals("static_network_config[1].network_yaml", field(() -> NmStateKeyfiles.convert(List.of(ok,
+        new StaticNetworkConfig("dns-resolver: {config: {server: [1.1.1.1]}}\n",
+            List.of(new MacInterface("52:54:00:00:00:02", "eth0")))))));
+    // the same MAC in two hosts, whatever its case
+    assertEquals("static_network_config[1].mac_interface_map", field(() -> NmStateKeyfiles.convert(List.of(ok,
+        new StaticNetworkConfig(dhcp, List.of(new MacInterface("52:54:00:00:00:0A", "eth1"),
+            new MacInterface("52:54:00:00:00:01", "eth0")))))));
+    assertEquals("static_network_config[0].mac_interface_map[0].mac_address", field(() -> NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig(dhcp, List.of(new MacInterface("52:54:00:00:00", "eth0")))))));
+    assertEquals("static_network_config[0].mac_interface_map", field(() -> NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig(dhcp, List.of())))));
+    assertEquals("static_network_config[0].mac_interface_map", field(() -> NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig(dhcp, List.of(new MacInterface("52:54:00:00:00:01", "eth0"),
+            new MacInterface("52:54:00:00:00:02", "eth0")))))));
+    // eth3 is in the YAML but not in the map, and is not a predictable physical name
+    assertEquals("static_network_config[0].mac_interface_map", field(() -> NmStateKeyfiles.convert(List.of(
+        new StaticNetworkConfig(dhcp + "  - name: eth3\n    type: ethernet\n", ok.macInterfaceMap())))));
   }
 
   @Test
@@ -76,7 +124,7 @@ class NmStateKeyfilesTest {
         "interfaces:\n  - name: eth0\n    type: ethernet\n    ipv4: {enabled: true, dhcp: true}\ndns-resolver:\n  config:\n"
             + "    server: [\"fd00::1\"]\n")) {
       InvalidIgnitionInputException e = assertThrows(InvalidIgnitionInputException.class, () -> convert(yaml), yaml);
-      assertEquals("static_network_config", e.field());
+      assertTrue(e.field().startsWith("static_network_config[0]."), e.field());
     }
     assertThrows(InvalidIgnitionInputException.class, () -> NmStateKeyfiles.convert(List.of(
         new StaticNetworkConfig("interfaces:\n  - name: eth0\n    type: ethernet\n",

@@ -5,8 +5,12 @@ import static dev.rendezvous.service.api.params.Rules.*;
 import dev.rendezvous.service.api.DiscoveryInputs;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.validation.Secrets;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -60,13 +64,71 @@ public final class InfraEnvParams {
       p.put("image_type", "full-iso");
     }
     DiscoveryInputs.check(p, java.util.UUID.randomUUID().toString());
+    normalizeStaticNetwork(p);
     return p;
   }
 
   public JsonObject merge(JsonObject current, JsonObject body) {
     JsonObject next = current.copy().mergeIn(update.validate(body, true));
     DiscoveryInputs.check(next, java.util.UUID.randomUUID().toString());
+    normalizeStaticNetwork(next);
     return next;
+  }
+
+  private static final Comparator<JsonObject> NIC_ORDER = Comparator
+      .comparing((JsonObject m) -> m.getString("logical_nic_name"))
+      .thenComparing(m -> m.getString("mac_address"));
+
+  /**
+   * Stores {@code static_network_config} as upstream does (FormatStaticNetworkConfigForDB): each
+   * host's map sorted by NIC name then MAC, the hosts sorted by YAML then map, keys in upstream's
+   * order; an empty list clears it.
+   */
+  static void normalizeStaticNetwork(JsonObject spec) {
+    if (!(spec.getValue("static_network_config") instanceof JsonArray a)) {
+      return;
+    }
+    if (a.isEmpty()) {
+      spec.remove("static_network_config");
+      return;
+    }
+    spec.put("static_network_config", upstreamForm(a));
+  }
+
+  /**
+   * The list sorted and with its keys in upstream's order (Go marshals struct fields in their
+   * declared order); the view re-applies it, as the database keeps its own key order.
+   */
+  public static JsonArray upstreamForm(JsonArray a) {
+    List<JsonObject> hosts = new ArrayList<>();
+    for (Object o : a) {
+      JsonObject h = (JsonObject) o;
+      List<JsonObject> map = new ArrayList<>();
+      for (Object m : h.getJsonArray("mac_interface_map", new JsonArray())) {
+        JsonObject e = (JsonObject) m;
+        map.add(new JsonObject().put("logical_nic_name", e.getString("logical_nic_name"))
+            .put("mac_address", e.getString("mac_address")));
+      }
+      map.sort(NIC_ORDER);
+      hosts.add(new JsonObject().put("mac_interface_map", new JsonArray(new ArrayList<Object>(map)))
+          .put("network_yaml", h.getString("network_yaml")));
+    }
+    hosts.sort(Comparator.comparing((JsonObject h) -> h.getString("network_yaml"))
+        .thenComparing((x, y) -> compareMaps(x.getJsonArray("mac_interface_map"), y.getJsonArray("mac_interface_map"))));
+    return new JsonArray(new ArrayList<Object>(hosts));
+  }
+
+  private static int compareMaps(JsonArray x, JsonArray y) {
+    if (x.size() != y.size()) {
+      return Integer.compare(x.size(), y.size());
+    }
+    for (int i = 0; i < x.size(); i++) {
+      int c = NIC_ORDER.compare(x.getJsonObject(i), y.getJsonObject(i));
+      if (c != 0) {
+        return c;
+      }
+    }
+    return 0;
   }
 
   static String ignitionOverrideProblem(String s) {

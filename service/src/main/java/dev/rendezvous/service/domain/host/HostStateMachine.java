@@ -720,9 +720,30 @@ public final class HostStateMachine {
           .map(d -> "(" + d.name() + ", " + d.identifier() + ")").orElse(""));
     }
     if (s.contains("$FAILING_VALIDATIONS")) {
-      s = s.replace("$FAILING_VALIDATIONS", String.join(" ; ", f.v().info().failedMessages()));
+      s = failingValidations(s, f.v().info());
     }
     return s;
+  }
+
+  /**
+   * Fills {@code $FAILING_VALIDATIONS} with the failed validations' messages, as upstream. Upstream
+   * leaves an empty list when nothing failed (only pending validations hold the host back); here the
+   * pending ones are listed instead, under "pending validation(s)" where the template says "failing
+   * validation(s)", and with nothing failed or pending the list and its colon are dropped.
+   */
+  static String failingValidations(String template, ValidationsInfo info) {
+    List<String> failed = info.failedMessages();
+    if (!failed.isEmpty()) {
+      return template.replace("$FAILING_VALIDATIONS", String.join(" ; ", failed));
+    }
+    List<String> pending = info.pendingMessages();
+    if (!pending.isEmpty()) {
+      return template.replace("following failing validation(s)", "following pending validation(s)")
+          .replace("$FAILING_VALIDATIONS", String.join(" ; ", pending));
+    }
+    String shortened = template.replace(" due to following failing validation(s): $FAILING_VALIDATIONS", "")
+        .replace(": $FAILING_VALIDATIONS", "");
+    return shortened.replace("$FAILING_VALIDATIONS", "");
   }
 
   // --- post-transition helpers -------------------------------------------------------------------

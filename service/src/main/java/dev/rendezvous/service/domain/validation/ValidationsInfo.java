@@ -57,6 +57,18 @@ public record ValidationsInfo(Map<String, List<ValidationResult>> categories) {
     return out;
   }
 
+  /** Messages of pending validations, sorted: what status_info lists when nothing failed. */
+  public List<String> pendingMessages() {
+    List<String> out = new ArrayList<>();
+    for (ValidationResult r : all()) {
+      if (r.status() == ValidationStatus.PENDING) {
+        out.add(r.message());
+      }
+    }
+    Collections.sort(out);
+    return out;
+  }
+
   public String toJson() {
     return StepOutputs.toJson(categories);
   }

@@ -15,6 +15,9 @@ import dev.rendezvous.service.domain.Fixtures;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.ClusterStatus;
 import dev.rendezvous.service.domain.planning.StepOutputs;
+import dev.rendezvous.service.domain.validation.ValidationsInfo;
+import dev.rendezvous.service.domain.validation.ValidationResult;
+import dev.rendezvous.service.domain.validation.ValidationStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -166,8 +169,36 @@ class HostStateMachineTest {
         row("pool host ready", DISCOVERING_UNBOUND, UNBOUND, ANY, REFRESH, KNOWN_UNBOUND, "Host is ready to be bound to a cluster"),
         row("pool host weak", DISCOVERING_UNBOUND, h(b -> b.clusterId(null).inventory(Fixtures.inventoryForHost(1, Fixtures.ramGib(2)))), ANY, REFRESH, INSUFFICIENT_UNBOUND, "minimum hardware requirements"),
         row("worker without latency data is not ready", KNOWN, h(b -> b.role(HostRole.WORKER)), ANY, REFRESH, INSUFFICIENT,
-            "Host cannot be installed due to following failing validation(s): "),
+            "Host cannot be installed due to following pending validation(s): "),
         row("pool host disconnected", KNOWN_UNBOUND, h(b -> b.clusterId(null).checkedInAt(NOW.minusSeconds(600))), ANY, REFRESH, DISCONNECTED_UNBOUND, "stopped communicating"));
+  }
+
+  @Test
+  void onlyPendingValidationsAreListedAsPendingNeverAsAnEmptyFailingList() {
+    HostTransition t = apply(KNOWN, h(b -> b.role(HostRole.WORKER)), ANY, REFRESH);
+    assertEquals(INSUFFICIENT, t.status());
+    assertTrue(t.statusInfo().startsWith("Host cannot be installed due to following pending validation(s): "), t.statusInfo());
+    assertFalse(t.statusInfo().endsWith(": "), t.statusInfo());
+    assertFalse(t.statusInfo().contains("failing"), t.statusInfo());
+
+    String template = HostStateMachine.INFO_NOT_READY;
+    ValidationsInfo failedAndPending = new ValidationsInfo(java.util.Map.of("network", List.of(
+        new ValidationResult("b", ValidationStatus.PENDING, "waiting for b"),
+        new ValidationResult("z", ValidationStatus.FAILURE, "z failed"),
+        new ValidationResult("a", ValidationStatus.FAILURE, "a failed"))));
+    assertEquals("Host cannot be installed due to following failing validation(s): a failed ; z failed",
+        HostStateMachine.failingValidations(template, failedAndPending), "failures only, sorted, as upstream");
+    ValidationsInfo pendingOnly = new ValidationsInfo(java.util.Map.of("network", List.of(
+        new ValidationResult("b", ValidationStatus.PENDING, "waiting for b"),
+        new ValidationResult("a", ValidationStatus.PENDING, "waiting for a"),
+        new ValidationResult("c", ValidationStatus.SUCCESS, "c is fine"))));
+    assertEquals("Host cannot be installed due to following pending validation(s): waiting for a ; waiting for b",
+        HostStateMachine.failingValidations(template, pendingOnly));
+    assertEquals("Waiting for user input: waiting for a ; waiting for b",
+        HostStateMachine.failingValidations(HostStateMachine.INFO_PENDING_INPUT, pendingOnly));
+    assertEquals("Host cannot be installed", HostStateMachine.failingValidations(template, ValidationsInfo.empty()));
+    assertEquals("Host does not meet the minimum hardware requirements",
+        HostStateMachine.failingValidations(HostStateMachine.INFO_INSUFFICIENT_HW, ValidationsInfo.empty()));
   }
 
   @ParameterizedTest(name = "[{index}] {0}")
