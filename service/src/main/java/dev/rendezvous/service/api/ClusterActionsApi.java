@@ -318,20 +318,6 @@ public final class ClusterActionsApi {
   }
 
   static void reply(RoutingContext ctx, int status, Supplier<Future<?>> action) {
-    Future<?> f;
-    try {
-      f = action.get();
-    } catch (RuntimeException e) {
-      ctx.fail(e);
-      return;
-    }
-    f.onSuccess(body -> {
-      ctx.response().setStatusCode(status);
-      if (status == 204 || body == null) {
-        ctx.response().end();
-      } else {
-        ctx.response().putHeader("Content-Type", "application/json").end(body.toString());
-      }
-    }).onFailure(ctx::fail);
+    RestApi.handle(ctx, status, action);
   }
 }

@@ -594,7 +594,7 @@ public final class RestApi {
   }
 
   /** Runs an action and answers with its JSON (or no body for 204); any failure goes to the JSON error handler. */
-  private static void handle(RoutingContext ctx, int status, Supplier<Future<?>> action) {
+  static void handle(RoutingContext ctx, int status, Supplier<Future<?>> action) {
     Future<?> f;
     try {
       f = action.get();
