@@ -71,10 +71,11 @@ public final class RendezvousMain {
           REST API v2 and agent gateway  %s/api/assisted-install/v2
           image service                  http://127.0.0.1:%d
           health, readiness, metrics     %s/health  %s/ready  %s/metrics
+          fleet page (live)              %s/fleet
           data directory                 %s
         %s
         Ctrl-C stops it cleanly.
-        %n""", system.startupMillis() / 1000.0, api, config.imagePort(), api, api, api, config.dataDir(),
+        %n""", system.startupMillis() / 1000.0, api, config.imagePort(), api, api, api, api, config.dataDir(),
         config.service().authDisabled()
             ? "  auth                           none (RDV_AUTH=none): every request acts as tenant 'default'"
             : "  auth                           Authorization: Bearer <token>; the admin token of tenant 'default' is in\n"

@@ -35,9 +35,10 @@ public final class Migrations {
                 .compose(
                     r ->
                         conn.query(
-                                "CREATE TABLE IF NOT EXISTS schema_migrations ("
-                                    + " name TEXT PRIMARY KEY,"
-                                    + " applied_at TIMESTAMPTZ NOT NULL DEFAULT now())")
+                                // created only when missing, without IF NOT EXISTS's notice on every start
+                                "DO $$ BEGIN IF to_regclass('schema_migrations') IS NULL THEN"
+                                    + " CREATE TABLE schema_migrations (name TEXT PRIMARY KEY,"
+                                    + " applied_at TIMESTAMPTZ NOT NULL DEFAULT now()); END IF; END $$")
                             .execute())
                 .compose(r -> conn.query("SELECT name FROM schema_migrations").execute())
                 .compose(
