@@ -194,7 +194,6 @@ public final class Rendezvous implements AutoCloseable {
           .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)
           .map(r -> r.map(x -> new ProgressCheck.Refusal(x.httpStatus(), x.message()))));
       opened.push(() -> gateway.close().await(10, TimeUnit.SECONDS));
-      busClients = List.of(eventMetrics, brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
       String bs = bootstrap;
       vertx.deployVerticle(new ImageServer(c.image(), new InfraEnvImages(downloads, tokens, agentSecret,
@@ -206,6 +205,9 @@ public final class Rendezvous implements AutoCloseable {
       FleetMetrics.busConsumer(observability.registry(), BrainConsumer.GROUP, brain.busConsumer());
       FleetMetrics.busConsumer(observability.registry(), EventMetrics.GROUP, eventMetrics.busConsumer());
       opened.push(fleetMetrics);
+      // closed first to last, before the servers stop: metrics readers, consumers, the relay, the gateway, the producer
+      busClients = List.of(fleetMetrics, eventMetrics, brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS),
+          producer);
       String fleetPage = ApiVerticle.FLEET_PAGE; // loads the class (and the page) here, off the event loops
       LOG.atDebug().addKeyValue("bytes", fleetPage.length()).log("fleet page loaded");
       vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
