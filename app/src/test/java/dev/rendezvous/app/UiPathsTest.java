@@ -62,6 +62,35 @@ class UiPathsTest {
   }
 
   @Test
+  void operatorsBringTheirDependenciesAndRequirements() {
+    JsonObject created = api.post("/clusters", Api.cluster("operators").put("olm_operators",
+        new JsonArray().add(new JsonObject().put("name", "mtv")))).json();
+    String id = created.getString("id");
+    // MTV needs CNV, which needs LSO: all three are monitored from the start, as upstream
+    java.util.List<String> monitored = created.getJsonArray("monitored_operators").stream()
+        .map(o -> ((JsonObject) o).getString("name")).toList();
+    assertEquals(java.util.List.of("console", "lso", "cnv", "mtv"), monitored);
+    JsonArray preflight = api.get("/clusters/" + id + "/preflight-requirements").json().getJsonArray("operators");
+    JsonObject cnv = preflight.stream().map(JsonObject.class::cast)
+        .filter(o -> "cnv".equals(o.getString("operator_name"))).findFirst().orElseThrow();
+    assertEquals(new JsonArray().add("lso"), cnv.getJsonArray("dependencies"));
+    assertEquals(4, cnv.getJsonObject("requirements").getJsonObject("master").getJsonObject("quantitative")
+        .getInteger("cpu_cores"));
+    assertEquals(3, preflight.size(), preflight.encode());
+
+    Api.Reply unknown = api.patch("/clusters/" + id, new JsonObject().put("olm_operators",
+        new JsonArray().add(new JsonObject().put("name", "odf")).add(new JsonObject().put("name", "no-such"))));
+    assertEquals(400, unknown.status(), unknown.toString());
+    assertEquals("olm_operators[1].name", unknown.json().getString("field"));
+    assertEquals(3, api.get("/clusters/" + id).json().getJsonArray("monitored_operators").size() - 1,
+        "a refused update changes nothing");
+    JsonObject odf = api.patch("/clusters/" + id, new JsonObject().put("olm_operators",
+        new JsonArray().add(new JsonObject().put("name", "odf")))).json();
+    assertEquals(java.util.List.of("console", "lso", "odf"), odf.getJsonArray("monitored_operators").stream()
+        .map(o -> ((JsonObject) o).getString("name")).toList());
+  }
+
+  @Test
   void uiSettingsAreKeptPerClusterAndTenant() throws Exception {
     String id = api.post("/clusters", Api.cluster("ui-settings")).json().getString("id");
     assertEquals("\"\"", api.get("/clusters/" + id + "/ui-settings").body(), "empty until set");

@@ -84,7 +84,15 @@ public final class ApiViews {
     java.util.List<JsonObject> out = new java.util.ArrayList<>();
     JsonArray ops = c.state() == null ? null : c.state().getJsonArray("monitored_operators");
     if (ops == null) {
-      return out;
+      // before the installation starts: what it will wait for, as upstream shows from creation on
+      java.util.List<String> olm = new java.util.ArrayList<>();
+      c.spec().getJsonArray("olm_operators", new JsonArray()).forEach(o -> olm.add(((JsonObject) o).getString("name")));
+      ops = new JsonArray();
+      for (var m : dev.rendezvous.service.domain.cluster.MonitoredOperators.of(olm, false)) {
+        ops.add(new JsonObject().put("name", m.name()).put("operator_type", m.operatorType())
+            .put("namespace", m.namespace()).put("subscription_name", m.subscriptionName())
+            .put("timeout_seconds", m.timeoutSeconds()));
+      }
     }
     for (Object x : ops) {
       JsonObject op = (JsonObject) x;

@@ -2,8 +2,10 @@ package dev.rendezvous.service.api;
 
 import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.domain.operators.OlmOperator;
 import dev.rendezvous.service.domain.validation.HardwareRequirements;
 import dev.rendezvous.service.domain.validation.HardwareRequirements.RoleRequirements;
+import dev.rendezvous.service.domain.validation.OperatorRequirements;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.validation.InvalidInputException;
 import io.vertx.core.Future;
@@ -24,11 +26,12 @@ import java.util.function.Supplier;
  * The reference endpoints upstream's UI reads before its first screen (supported operators, component versions,
  * managed domains, support levels by feature and architecture), a cluster's preflight hardware requirements, and
  * its UI settings. Support levels say what this build really does: features it implements are {@code supported};
- * the OLM operators are {@code dev-preview} (installed and monitored, their hardware needs not yet validated).
+ * the OLM operators are {@code dev-preview}: their hardware needs are validated and the controller follows them, but
+ * no generator here renders their OLM subscriptions.
  */
 public final class CatalogApi {
   /** The OLM operators a cluster may ask for (ClusterParams accepts these names). */
-  static final List<String> OPERATORS = List.of("lso", "lvm", "odf", "cnv", "mce", "mtv", "nmstate");
+  static final List<String> OPERATORS = OlmOperator.names();
   private static final Map<String, String> FEATURES = features();
   private static final List<String> ARCHITECTURES = List.of("x86_64", "arm64", "ppc64le", "s390x", "multi");
 
@@ -101,9 +104,6 @@ public final class CatalogApi {
     router.put(b + "/clusters/:cluster_id/ui-settings").handler(this::putUiSettings);
   }
 
-  /** Upstream operators' dependencies among the ones offered here (feature ids). */
-  private static final Map<String, List<String>> DEPENDENCIES = Map.of("ODF", List.of("LSO"), "CNV", List.of("LSO"),
-      "MTV", List.of("CNV"));
 
   /** GetDetailedSupportedFeatures: the same levels as features, as feature and operator objects. */
   private static JsonObject detailed() {
@@ -114,7 +114,9 @@ public final class CatalogApi {
       JsonObject o = new JsonObject().put("feature-support-level-id", f.getKey()).put("support_level", f.getValue())
           .put("incompatibilities", new JsonArray());
       if (OPERATORS.contains(op)) {
-        operators.add(o.put("name", op).put("dependencies", new JsonArray(DEPENDENCIES.getOrDefault(f.getKey(), List.of()))));
+        List<String> deps = OlmOperator.parse(op).orElseThrow().dependencies().stream()
+            .map(d -> d.toUpperCase(java.util.Locale.ROOT)).toList();
+        operators.add(o.put("name", op).put("dependencies", new JsonArray(deps)));
       } else {
         features.add(o);
       }
@@ -165,9 +167,25 @@ public final class CatalogApi {
         if (!sno) {
           ocp.put("arbiter", role(hardware.arbiter()));
         }
-        return new JsonObject().put("ocp", ocp).put("operators", new JsonArray());
+        JsonArray operators = new JsonArray();
+        JsonArray asked = c.spec().getJsonArray("olm_operators", new JsonArray());
+        for (int i = 0; i < asked.size(); i++) {
+          OlmOperator.parse(asked.getJsonObject(i).getString("name"))
+              .ifPresent(op -> operators.add(operator(OperatorRequirements.preflight(op, sno))));
+        }
+        return new JsonObject().put("ocp", ocp).put("operators", operators);
       });
     });
+  }
+
+  private static JsonObject operator(OperatorRequirements.Preflight p) {
+    return new JsonObject().put("operator_name", p.operatorName()).put("dependencies", new JsonArray(p.dependencies()))
+        .put("requirements", new JsonObject().put("master", role(p.master())).put("worker", role(p.worker())));
+  }
+
+  private static JsonObject role(OperatorRequirements.RoleNeeds n) {
+    return new JsonObject().put("quantitative", new JsonObject().put("cpu_cores", n.cpuCores()).put("ram_mib", n.ramMib()))
+        .put("qualitative", new JsonArray(n.qualitative()));
   }
 
   private static JsonObject role(RoleRequirements r) {

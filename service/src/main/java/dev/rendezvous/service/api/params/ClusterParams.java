@@ -3,6 +3,7 @@ package dev.rendezvous.service.api.params;
 import static dev.rendezvous.service.api.params.Rules.*;
 
 import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.domain.operators.OlmOperator;
 import dev.rendezvous.service.validation.InvalidInputException;
 import dev.rendezvous.service.validation.Names;
 import dev.rendezvous.service.validation.Net;
@@ -10,6 +11,7 @@ import dev.rendezvous.service.validation.Secrets;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -102,6 +104,7 @@ public final class ClusterParams {
     putIfAbsent(p, "api_vips", new JsonArray());
     putIfAbsent(p, "ingress_vips", new JsonArray());
     checkNetworks(p);
+    withOperatorDependencies(p);
     return p;
   }
 
@@ -121,7 +124,34 @@ public final class ClusterParams {
       next.put("service_networks", new JsonArray().add(new JsonObject().put("cidr", next.getString("service_network_cidr"))));
     }
     checkNetworks(next);
+    if (changes.containsKey("olm_operators")) {
+      withOperatorDependencies(next);
+    }
     return next;
+  }
+
+  /**
+   * Refuses operators this service does not offer, and adds the ones those need (upstream installs LSO with ODF or
+   * CNV, CNV with MTV), so the validations, the preflight requirements and the monitored operators all see them.
+   */
+  static void withOperatorDependencies(JsonObject p) {
+    JsonArray asked = p.getJsonArray("olm_operators");
+    if (asked == null) {
+      return;
+    }
+    Map<String, JsonObject> byName = new LinkedHashMap<>();
+    for (int i = 0; i < asked.size(); i++) {
+      JsonObject op = asked.getJsonObject(i);
+      String name = op.getString("name");
+      String known = OlmOperator.parse(name).map(OlmOperator::wire).orElseThrow(() -> new InvalidInputException(
+          "olm_operators[" + byName.size() + "].name", "'" + name + "' is not a supported operator " + OlmOperator.names()));
+      byName.putIfAbsent(known, op.copy().put("name", known));
+    }
+    JsonArray out = new JsonArray();
+    for (String name : OlmOperator.withDependencies(List.copyOf(byName.keySet()))) {
+      out.add(byName.getOrDefault(name, new JsonObject().put("name", name)));
+    }
+    p.put("olm_operators", out);
   }
 
 

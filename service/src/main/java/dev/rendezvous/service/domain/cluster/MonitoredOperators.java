@@ -28,6 +28,11 @@ public final class MonitoredOperators {
   private MonitoredOperators() {}
 
   public static List<MonitoredOperator> initial(ClusterContext c, boolean checkClusterVersion) {
+    return of(c.olmOperators(), checkClusterVersion);
+  }
+
+  /** The console, the cluster version operator when checked, and the given OLM operators, none reported yet. */
+  public static List<MonitoredOperator> of(List<String> olmOperators, boolean checkClusterVersion) {
     List<MonitoredOperator> out = new ArrayList<>();
     out.add(new MonitoredOperator("console", "builtin", "openshift-console", null, BUILTIN_TIMEOUT_SECONDS, "", null,
         null, null));
@@ -35,7 +40,7 @@ public final class MonitoredOperators {
       out.add(new MonitoredOperator("cvo", "builtin", "openshift-cluster-version", null, BUILTIN_TIMEOUT_SECONDS, "",
           null, null, null));
     }
-    for (String name : c.olmOperators()) {
+    for (String name : olmOperators) {
       String[] ns = OLM.getOrDefault(name, new String[] {"openshift-" + name, name});
       out.add(new MonitoredOperator(name, "olm", ns[0], ns[1], OLM_TIMEOUT_SECONDS, "", null, null, null));
     }

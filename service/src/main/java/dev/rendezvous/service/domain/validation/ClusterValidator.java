@@ -49,9 +49,13 @@ public final class ClusterValidator {
     List<ValidationResult> ops = new ArrayList<>();
     for (String op : HostValidationId.OPERATORS) {
       String id = HostValidationId.operatorValidationId(op);
-      ops.add(new ValidationResult(id, SUCCESS, c.olmOperators().contains(op)
-          ? op + " cluster requirements are not checked by this service" : op + " is disabled"));
-      conditions.put(id, true);
+      var known = dev.rendezvous.service.domain.operators.OlmOperator.parse(op);
+      OperatorRequirements.Check check = known.isPresent() && c.olmOperators().contains(op)
+          ? OperatorRequirements.validateCluster(known.get(), c)
+          : new OperatorRequirements.Check(SUCCESS, op + " is disabled");
+      ops.add(new ValidationResult(id, check.status(), check.message()));
+      boolean ignoredOp = c.ignoredClusterValidations().contains(id) || c.ignoredClusterValidations().contains("all");
+      conditions.put(id, check.status() == SUCCESS || ignoredOp);
     }
     ops.sort(java.util.Comparator.comparing(ValidationResult::id));
     out.put("operators", ops);
