@@ -88,7 +88,8 @@ public record AppConfig(
     }
     BusConfig.FLAGS.forEach(s.known::add);
     ImageConfig image = new ImageConfig(s.string("image-host", "0.0.0.0"), imagePort, dataDir, imageFlags.osImages(),
-        service.imagePublicUrl());
+        service.imagePublicUrl(), imageFlags.urlLifetime());
+    s.string("image-url-lifetime-seconds", null);
     s.string("os-images", null);
     s.string("os-images-file", null);
     // The gateway's own settings (--gateway-*, RDV_GATEWAY_*) are read by GatewayConfig.

@@ -4,6 +4,7 @@ import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.image.ImageCredential;
 import dev.rendezvous.image.ImageRequestException;
 import dev.rendezvous.image.ImageType;
+import dev.rendezvous.image.ImageUrlTokens;
 import dev.rendezvous.image.InfraEnvImage;
 import dev.rendezvous.image.InfraEnvImageSource;
 import dev.rendezvous.service.api.InfraEnvDownloads;
@@ -18,8 +19,8 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * The image service's view of infra-envs, over the service: who may download (the infra-env's own
- * token as {@code api_key}/{@code image_token}, or a user bearer token of the owning tenant) and
+ * The image service's view of infra-envs, over the service: who may download (the ISO URL's expiring image token or
+ * the infra-env's agent token as {@code api_key}/{@code image_token}, or a user bearer token of the owning tenant) and
  * what to patch in (the discovery Ignition).
  */
 final class InfraEnvImages implements InfraEnvImageSource {
@@ -27,8 +28,15 @@ final class InfraEnvImages implements InfraEnvImageSource {
   private final TokenStore users;
   private final byte[] agentTokenSecret;
   private final boolean authDisabled;
+  private final java.time.Clock clock;
 
   InfraEnvImages(InfraEnvDownloads downloads, TokenStore users, String agentTokenSecret, boolean authDisabled) {
+    this(downloads, users, agentTokenSecret, authDisabled, java.time.Clock.systemUTC());
+  }
+
+  InfraEnvImages(InfraEnvDownloads downloads, TokenStore users, String agentTokenSecret, boolean authDisabled,
+      java.time.Clock clock) {
+    this.clock = clock;
     this.downloads = downloads;
     this.users = users;
     this.agentTokenSecret = agentTokenSecret.getBytes(StandardCharsets.UTF_8);
@@ -59,6 +67,10 @@ final class InfraEnvImages implements InfraEnvImageSource {
     switch (c.kind()) {
       case API_KEY, IMAGE_TOKEN -> {
         String param = c.kind() == ImageCredential.Kind.API_KEY ? "api_key" : "image_token";
+        if (ImageUrlTokens.looksLikeOne(c.value())) {
+          return imageUrlToken(d, c.value(), param);
+        }
+        // the infra-env's agent token (what the discovery Ignition and presigned files carry) also downloads
         Optional<AgentTokens.AgentClaims> claims = AgentTokens.verify(agentTokenSecret, c.value());
         if (claims.isEmpty()) {
           return Future.failedFuture(new ImageRequestException(401, param, "is not a valid token"));
@@ -91,6 +103,26 @@ final class InfraEnvImages implements InfraEnvImageSource {
             "a download credential is required (the infra-env's download_url carries one)"));
       }
     }
+  }
+
+  /** An ISO URL's own credential: this infra-env's, under its current signing key, not expired. */
+  private Future<Void> imageUrlToken(InfraEnvDownloads.Discovery d, String token, String param) {
+    Optional<ImageUrlTokens.Claims> claims = ImageUrlTokens.verify(agentTokenSecret, token);
+    if (claims.isEmpty()) {
+      return Future.failedFuture(new ImageRequestException(401, param, "is not a valid token"));
+    }
+    if (!claims.get().infraEnvId().equals(d.infraEnv().id().toString())) {
+      return Future.failedFuture(new ImageRequestException(403, param, "belongs to another infra-env"));
+    }
+    if (claims.get().generation() != d.infraEnv().signingKeyGeneration()) {
+      return Future.failedFuture(new ImageRequestException(401, param,
+          "was signed with a key that has been regenerated; get a new URL (downloads/image-url)"));
+    }
+    if (claims.get().expired(clock.instant())) {
+      return Future.failedFuture(new ImageRequestException(401, param, "has expired at "
+          + java.time.Instant.ofEpochSecond(claims.get().expiresAtEpochSecond()) + "; get a new URL (downloads/image-url)"));
+    }
+    return Future.succeededFuture();
   }
 
   private static InfraEnvImage image(InfraEnvDownloads.Discovery d) {

@@ -149,7 +149,8 @@ public final class Rendezvous implements AutoCloseable {
       ClusterArtifactsGenerator generator = generator(c);
       brain.brain().preparations(new ClusterPreparation(vertx, pool, generator, catalog, publisher));
       UserAuth userAuth = new UserAuth(tokens, c.service().authDisabled());
-      RestApi api = new RestApi(pool, catalog, userAuth, e -> isoUrl(c, e, downloads.agentToken(e)),
+      byte[] imageUrlSecret = agentSecret.getBytes(StandardCharsets.UTF_8);
+      RestApi api = new RestApi(pool, catalog, userAuth, e -> isoUrl(c, e, imageUrlSecret, java.time.Instant.now()),
           c.service().bodyLimitBytes(), publisher, brain.brain())
           .installation(new InstallFilesApi(pool, brain.brain(), generator.name()),
               new InstallReportsApi(pool, brain.brain(), publisher, c.service().logsBodyLimitBytes(),
@@ -278,11 +279,21 @@ public final class Rendezvous implements AutoCloseable {
     return GatewayConfig.fromSources(withSecret, c.gatewayFlags().toArray(String[]::new));
   }
 
-  /** The ISO's download URL, signed with the infra-env's token (upstream's presigned download_url). */
-  static String isoUrl(AppConfig c, InfraEnvRow e, String token) {
-    return c.service().imagePublicUrl() + "/images/" + e.id() + "?api_key=" + token
+  /**
+   * The ISO's download URL (upstream's presigned download_url): its {@code api_key} is an image token for this
+   * infra-env and its signing-key generation, valid for the configured lifetime (4 h by default). Each call signs a
+   * new one, so every GET of the infra-env or of downloads/image-url hands out a fresh URL, as upstream's do.
+   */
+  static dev.rendezvous.service.api.ApiViews.DownloadUrl isoUrl(AppConfig c, InfraEnvRow e, byte[] secret,
+      java.time.Instant now) {
+    java.time.Duration lifetime = c.image().urlLifetime();
+    java.time.Instant exp = lifetime.isZero() ? null : now.plus(lifetime).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+    String token = dev.rendezvous.image.ImageUrlTokens.issue(secret, e.id(), e.signingKeyGeneration(),
+        exp == null ? 0 : exp.getEpochSecond());
+    String url = c.service().imagePublicUrl() + "/images/" + e.id() + "?api_key=" + token
         + "&arch=" + e.spec().getString("cpu_architecture")
         + "&type=" + e.spec().getString("image_type") + "&version=" + e.spec().getString("openshift_version");
+    return new dev.rendezvous.service.api.ApiViews.DownloadUrl(url, exp);
   }
 
   /** First start creates an admin token for the default tenant and keeps it in the data directory (0600). */

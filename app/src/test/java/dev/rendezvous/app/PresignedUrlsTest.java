@@ -84,7 +84,9 @@ class PresignedUrlsTest {
     assertEquals(401, refused.status(), refused.toString());
     String newIso = api.get("/infra-envs/" + id).json().getString("download_url");
     assertNotEquals(oldIso, newIso);
-    assertEquals(newIso, api.get("/infra-envs/" + id + "/downloads/image-url").json().getString("url"));
+    String imageUrl = api.get("/infra-envs/" + id + "/downloads/image-url").json().getString("url");
+    assertEquals(newIso.substring(0, newIso.indexOf('?')), imageUrl.substring(0, imageUrl.indexOf('?')));
+    assertEquals(200, head(imageUrl).statusCode(), "the fresh image URL works");
     JsonObject fresh = api.get("/infra-envs/" + id + "/downloads/files-presigned?file_name=discovery.ign").json();
     assertEquals(200, fetch(fresh.getString("url")).statusCode(), "a new URL works");
     String newAgentToken = java.net.URLDecoder.decode(fresh.getString("url").replaceAll(".*api_key=", "").replaceAll("&.*", ""), "UTF-8");
@@ -92,6 +94,66 @@ class PresignedUrlsTest {
         new JsonObject().put("host_id", java.util.UUID.randomUUID().toString()).put("discovery_agent_version", "t"));
     assertEquals(201, registered.status(), registered.toString());
     assertEquals(404, api.post("/infra-envs/" + UUID.randomUUID() + "/regenerate-signing-key", null).status());
+  }
+
+  private static HttpResponse<String> head(String url) throws Exception {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void isoUrlsExpireFourHoursAfterTheyAreMadeByDefault() throws Exception {
+    JsonObject ie = api.post("/infra-envs", Api.infraEnv("expiring-ie", null)).json();
+    Instant expires = Instant.parse(ie.getString("expires_at"));
+    Duration left = Duration.between(Instant.now(), expires);
+    assertTrue(left.compareTo(Duration.ofMinutes(239)) > 0 && left.compareTo(Duration.ofMinutes(241)) < 0,
+        "expires_at " + expires + " is 4 h away");
+    JsonObject presigned = api.get("/infra-envs/" + ie.getString("id") + "/downloads/image-url").json();
+    assertTrue(Instant.parse(presigned.getString("expires_at")).isAfter(Instant.now().plus(Duration.ofMinutes(239))));
+    assertEquals(200, head(presigned.getString("url")).statusCode());
+    // a URL's credential opens only that infra-env's image
+    String other = api.post("/infra-envs", Api.infraEnv("expiring-ie-2", null)).json().getString("id");
+    String foreign = presigned.getString("url").replace(ie.getString("id"), other);
+    assertEquals(403, head(foreign).statusCode());
+  }
+
+  @Test
+  void anExpiredIsoUrlIsRefusedAndANewOneWorks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    try (Rendezvous shortLived = TestSystem.start(dir, java.util.Map.of("image-url-lifetime-seconds", "3",
+        "os-images", TestSystem.osImages()))) {
+      Api admin = new Api(shortLived.config().apiPort(),
+          java.nio.file.Files.readString(shortLived.adminTokenFile()).strip());
+      JsonObject ie = admin.post("/infra-envs", Api.infraEnv("short-ie", null)).json();
+      String token = java.nio.file.Files.readString(shortLived.adminTokenFile()).strip();
+      String plain = ie.getString("download_url").replaceAll("api_key=[^&]+&", "");
+      // the first download fetches the base ISO into the image cache (503 meanwhile): warm it with the user's token
+      Await.until("the base ISO cached", Duration.ofSeconds(60), () -> {
+        try {
+          return HTTP.send(HttpRequest.newBuilder(URI.create(plain)).header("Authorization", "Bearer " + token)
+              .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString())
+              .statusCode() == 200;
+        } catch (Exception e) {
+          return false;
+        }
+      });
+      JsonObject presigned = admin.get("/infra-envs/" + ie.getString("id") + "/downloads/image-url").json();
+      String url = presigned.getString("url");
+      assertTrue(Instant.parse(presigned.getString("expires_at")).isBefore(Instant.now().plusSeconds(5)),
+          presigned.getString("expires_at"));
+      assertEquals(200, head(url).statusCode(), "valid until it expires");
+      HttpResponse<String> expired = Await.until("the URL expired", Duration.ofSeconds(15), () -> {
+        try {
+          HttpResponse<String> r = fetch(url);
+          return r.statusCode() == 401 ? r : null;
+        } catch (Exception e) {
+          return null;
+        }
+      });
+      JsonObject error = new JsonObject(expired.body());
+      assertTrue(error.getString("reason").contains("has expired"), error.encode());
+      String fresh = admin.get("/infra-envs/" + ie.getString("id") + "/downloads/image-url").json().getString("url");
+      assertEquals(200, head(fresh).statusCode(), "a new URL works");
+    }
   }
 
   @Test

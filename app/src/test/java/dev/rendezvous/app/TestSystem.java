@@ -40,15 +40,19 @@ final class TestSystem {
   static synchronized Rendezvous shared() {
     if (shared == null) {
       try {
-        String osImages = "[{\"openshift_version\":\"4.18\",\"cpu_architecture\":\"x86_64\",\"url\":\""
-            + baseIso() + "\",\"version\":\"418.94.202507-0\"}]";
-        shared = start(Files.createTempDirectory("rdv-test-"), Map.of("os-images", osImages));
+        shared = start(Files.createTempDirectory("rdv-test-"), Map.of("os-images", osImages()));
       } catch (Exception e) {
         throw new IllegalStateException("test system failed to start", e);
       }
       Runtime.getRuntime().addShutdownHook(new Thread(shared::close));
     }
     return shared;
+  }
+
+  /** The --os-images value of the shared system: a small base ISO made for the tests, for 4.18 x86_64. */
+  static String osImages() throws Exception {
+    return "[{\"openshift_version\":\"4.18\",\"cpu_architecture\":\"x86_64\",\"url\":\""
+        + baseIso() + "\",\"version\":\"418.94.202507-0\"}]";
   }
 
   static synchronized Api admin() {

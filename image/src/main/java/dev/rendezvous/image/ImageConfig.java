@@ -19,9 +19,17 @@ import java.util.Map;
  * <tr><td>--os-images / RDV_OS_IMAGES</td><td>OS_IMAGES-style JSON array</td></tr>
  * <tr><td>--os-images-file / RDV_OS_IMAGES_FILE</td><td>file holding that JSON (used when the former is unset)</td></tr>
  * <tr><td>--image-base-url / RDV_IMAGE_BASE_URL</td><td>public URL of this service, default http://localhost:PORT</td></tr>
+ * <tr><td>--image-url-lifetime-seconds / RDV_IMAGE_URL_LIFETIME_SECONDS</td><td>how long an ISO download URL works
+ * (upstream's default 4 h, 14400); 0: they never expire</td></tr>
  * </table>
  */
-public record ImageConfig(String host, int port, Path dataDir, List<OsImage> osImages, String baseUrl) {
+public record ImageConfig(String host, int port, Path dataDir, List<OsImage> osImages, String baseUrl,
+    java.time.Duration urlLifetime) {
+  public static final java.time.Duration DEFAULT_URL_LIFETIME = java.time.Duration.ofHours(4);
+
+  public ImageConfig(String host, int port, Path dataDir, List<OsImage> osImages, String baseUrl) {
+    this(host, port, dataDir, osImages, baseUrl, DEFAULT_URL_LIFETIME);
+  }
 
   public ImageConfig {
     if (port < 0 || port > 65535) {
@@ -29,6 +37,9 @@ public record ImageConfig(String host, int port, Path dataDir, List<OsImage> osI
     }
     osImages = List.copyOf(osImages);
     baseUrl = BaseImageCatalog.stripSlash(baseUrl);
+    if (urlLifetime == null || urlLifetime.isNegative()) {
+      throw new IllegalArgumentException("image-url-lifetime-seconds must be 0 or more");
+    }
   }
 
   public static ImageConfig from(String[] args, Map<String, String> env) {
@@ -52,7 +63,9 @@ public record ImageConfig(String host, int port, Path dataDir, List<OsImage> osI
     }
     List<OsImage> images = json == null ? List.of() : OsImage.parseList(json);
     String baseUrl = pick(flags, env, "image-base-url", "RDV_IMAGE_BASE_URL", "http://localhost:" + port);
-    return new ImageConfig(host, port, dataDir, images, baseUrl);
+    long lifetime = Long.parseLong(pick(flags, env, "image-url-lifetime-seconds", "RDV_IMAGE_URL_LIFETIME_SECONDS",
+        Long.toString(DEFAULT_URL_LIFETIME.toSeconds())));
+    return new ImageConfig(host, port, dataDir, images, baseUrl, java.time.Duration.ofSeconds(lifetime));
   }
 
   private static String pick(Map<String, String> flags, Map<String, String> env, String flag, String var, String dflt) {

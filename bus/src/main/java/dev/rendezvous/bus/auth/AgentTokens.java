@@ -70,13 +70,21 @@ public final class AgentTokens {
      * the service refuses tokens of an older generation). Generation 0 leaves the claim out.
      */
     public static String issue(byte[] secret, String infraEnvId, String clusterId, int generation) {
+        return issue(secret, infraEnvId, clusterId, generation, Instant.now());
+    }
+
+    /**
+     * The same with the issue time given: an infra-env's token issued at a fixed time (its creation) is the same text
+     * on every call, so its discovery Ignition and ISO are the same bytes on every download.
+     */
+    public static String issue(byte[] secret, String infraEnvId, String clusterId, int generation, Instant issuedAt) {
         requireUuid(infraEnvId, "infra_env_id");
         if (clusterId != null) {
             requireUuid(clusterId, "cluster_id");
         }
         try {
             String payload = B64.encodeToString(JSON.writeValueAsBytes(
-                    new Payload(infraEnvId, clusterId, Instant.now().getEpochSecond(),
+                    new Payload(infraEnvId, clusterId, issuedAt.getEpochSecond(),
                             generation == 0 ? null : generation)));
             return PREFIX + payload + "." + B64.encodeToString(sign(secret, PREFIX + payload));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
@@ -92,6 +100,11 @@ public final class AgentTokens {
     /** Same as {@link #issue(byte[], String, String, int)} with a text secret (UTF-8 bytes). */
     public static String issue(String secret, String infraEnvId, String clusterId, int generation) {
         return issue(secret.getBytes(StandardCharsets.UTF_8), infraEnvId, clusterId, generation);
+    }
+
+    /** Same as {@link #issue(byte[], String, String, int, Instant)} with a text secret (UTF-8 bytes). */
+    public static String issue(String secret, String infraEnvId, String clusterId, int generation, Instant issuedAt) {
+        return issue(secret.getBytes(StandardCharsets.UTF_8), infraEnvId, clusterId, generation, issuedAt);
     }
 
     /**

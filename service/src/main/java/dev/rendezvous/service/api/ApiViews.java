@@ -109,7 +109,14 @@ public final class ApiViews {
     return out;
   }
 
-  public static JsonObject infraEnv(InfraEnvRow e, String downloadUrl) {
+  /** An ISO download URL and when its credential expires (null: never, shown as upstream's zero time). */
+  public record DownloadUrl(String url, java.time.Instant expiresAt) {
+    public String expiresAtText() {
+      return expiresAt == null ? Times.ZERO : Times.format(Times.of(expiresAt));
+    }
+  }
+
+  public static JsonObject infraEnv(InfraEnvRow e, DownloadUrl downloadUrl) {
     JsonObject spec = e.spec();
     JsonObject o = spec.copy()
         .put("kind", "InfraEnv")
@@ -118,8 +125,8 @@ public final class ApiViews {
         .put("name", e.name())
         .put("type", spec.getString("image_type", "full-iso"))
         .put("pull_secret_set", true)
-        .put("download_url", downloadUrl)
-        .put("expires_at", Times.ZERO)
+        .put("download_url", downloadUrl.url())
+        .put("expires_at", downloadUrl.expiresAtText())
         .put("created_at", Times.format(e.createdAt()))
         .put("updated_at", Times.format(e.updatedAt()));
     o.remove("image_type");

@@ -46,9 +46,10 @@ public final class InfraEnvDownloads {
     new PresignedUrls(db, serviceUrl, agentTokenSecret, this::agentToken).mount(router);
   }
 
+  /** The infra-env's agent token: issued at its creation, so the discovery Ignition is stable between downloads. */
   public String agentToken(InfraEnvRow e) {
     return AgentTokens.issue(agentTokenSecret, e.id().toString(), e.clusterId() == null ? null : e.clusterId().toString(),
-        e.signingKeyGeneration());
+        e.signingKeyGeneration(), e.createdAt() == null ? java.time.Instant.now() : e.createdAt().toInstant());
   }
 
   /** Any tenant's infra-env: for callers that authorised the request themselves (the image service). */

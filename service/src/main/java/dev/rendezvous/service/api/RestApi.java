@@ -54,7 +54,7 @@ public final class RestApi {
   private final UserAuth auth;
   private final ClusterParams clusterParams;
   private final InfraEnvParams infraEnvParams;
-  private final Function<InfraEnvRow, String> downloadUrl;
+  private final Function<InfraEnvRow, ApiViews.DownloadUrl> downloadUrl;
   private CatalogApi catalogApi;
   private EventStreamApi eventStream;
   private final long bodyLimitBytes;
@@ -75,7 +75,7 @@ public final class RestApi {
       ClusterActionRequested.RESET, Set.of("preparing-for-installation", "installing", "installing-pending-user-action",
           "error", "cancelled", "finalizing"));
 
-  public RestApi(Pool db, ReleaseCatalog catalog, UserAuth auth, Function<InfraEnvRow, String> downloadUrl,
+  public RestApi(Pool db, ReleaseCatalog catalog, UserAuth auth, Function<InfraEnvRow, ApiViews.DownloadUrl> downloadUrl,
       long bodyLimitBytes, BusPublisher bus, Brain brain) {
     this.bus = bus;
     this.brain = brain;
@@ -409,15 +409,17 @@ public final class RestApi {
   }
 
   /**
-   * upstream's presigned-url: our ISO URLs carry the infra-env's agent token, valid until its signing key changes,
-   * so there is no expiry to give: {@code expires_at} is the zero time, as upstream answers for unsigned URLs.
+   * upstream's presigned-url: a fresh ISO URL whose download credential expires ({@code expires_at}; the zero time
+   * when the image service is configured with URLs that never expire).
    */
   private void imageUrl(RoutingContext ctx) {
     handle(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "infra_env_id");
-      return infraEnv(t, id).map(r -> new JsonObject().put("url", downloadUrl.apply(r))
-          .put("expires_at", "0001-01-01T00:00:00.000Z"));
+      return infraEnv(t, id).map(r -> {
+        ApiViews.DownloadUrl url = downloadUrl.apply(r);
+        return new JsonObject().put("url", url.url()).put("expires_at", url.expiresAtText());
+      });
     });
   }
 
