@@ -3,8 +3,9 @@ package dev.rendezvous.app;
 import dev.rendezvous.bus.BusConfig;
 import dev.rendezvous.image.ImageConfig;
 import dev.rendezvous.image.OsImage;
-import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.ServiceConfig;
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.domain.DomainConfig;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -60,6 +61,14 @@ public record AppConfig(
     // The image service's catalog (RDV_OS_IMAGES / RDV_OS_IMAGES_FILE, upstream's OS_IMAGES format) is read by ImageConfig;
     // its metal_url/metal_sha256 entries are the OS disk images installs write.
     ImageConfig imageFlags = ImageConfig.from(args.toArray(String[]::new), env);
+    String fromCatalog = s.string("os-images-from-catalog", null);
+    if (fromCatalog != null) {
+      if (!imageFlags.osImages().isEmpty()) {
+        throw new IllegalArgumentException("give either --os-images(-file) or --os-images-from-catalog, not both");
+      }
+      imageFlags = new ImageConfig(imageFlags.host(), imageFlags.port(), imageFlags.dataDir(),
+          osImagesFromCatalog(fromCatalog, catalog), imageFlags.baseUrl(), imageFlags.urlLifetime());
+    }
     Map<String, DomainConfig.MetalImage> metal = new HashMap<>();
     for (OsImage i : imageFlags.osImages()) {
       if (i.metalUrl() != null && !i.metalUrl().isBlank()) {
@@ -118,6 +127,41 @@ public record AppConfig(
   }
 
   /** Flag or RDV_ environment variable, remembering which flags were read so typos are refused. */
+  /**
+   * The base ISOs of the release catalog's entries named by {@code spec}: {@code all}, or a comma list of
+   * {@code VERSION} or {@code VERSION/ARCH} (e.g. {@code 4.22/x86_64}). The image service downloads each at start,
+   * about 1 GiB apiece, so name only what the sites will boot.
+   */
+  static List<OsImage> osImagesFromCatalog(String spec, String catalogFile) {
+    ReleaseCatalog catalog;
+    try {
+      catalog = catalogFile == null ? ReleaseCatalog.builtIn() : ReleaseCatalog.fromFile(Path.of(catalogFile));
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("release-catalog: cannot read " + catalogFile + ": " + e.getMessage());
+    }
+    List<OsImage> out = new java.util.ArrayList<>();
+    for (String item : spec.split(",")) {
+      String want = item.strip();
+      String version = want.contains("/") ? want.substring(0, want.indexOf('/')) : want;
+      String arch = want.contains("/") ? want.substring(want.indexOf('/') + 1) : null;
+      int before = out.size();
+      for (ReleaseCatalog.Release r : catalog.releases()) {
+        if (!version.equals("all") && !r.openshiftVersion().equals(version)) {
+          continue;
+        }
+        for (ReleaseCatalog.OsImage o : r.osImages()) {
+          if (arch == null || arch.equals(o.cpuArchitecture())) {
+            out.add(new OsImage(r.openshiftVersion(), o.cpuArchitecture(), o.url(), o.version(), null));
+          }
+        }
+      }
+      if (out.size() == before) {
+        throw new IllegalArgumentException("os-images-from-catalog: the release catalog has no base ISO for '" + want + "'");
+      }
+    }
+    return out;
+  }
+
   private static final class Settings {
     private final Map<String, String> flags;
     private final Map<String, String> env;

@@ -89,8 +89,13 @@ class ClusterApiTest {
   @Test
   void catalogueEndpoints() {
     JsonObject versions = api.get("/openshift-versions").json();
-    assertTrue(versions.containsKey("4.18"));
-    assertEquals(true, versions.getJsonObject("4.18").getBoolean("default"));
+    // upstream's current list: 4.14 and 4.16 to 4.22, 4.22 the default
+    for (String v : java.util.List.of("4.14", "4.16", "4.17", "4.18", "4.19", "4.20", "4.21", "4.22")) {
+      assertTrue(versions.containsKey(v), v + " in " + versions.fieldNames());
+    }
+    assertEquals(true, versions.getJsonObject("4.22").getBoolean("default"));
+    assertEquals(false, versions.getJsonObject("4.18").getBoolean("default"));
+    assertTrue(versions.getJsonObject("4.22").getString("display_name").startsWith("4.22."));
     JsonObject dflt = api.get("/clusters/default-config").json();
     assertEquals("10.128.0.0/14", dflt.getString("cluster_network_cidr"));
   }

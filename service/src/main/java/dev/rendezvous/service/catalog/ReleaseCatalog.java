@@ -23,7 +23,22 @@ public record ReleaseCatalog(List<Release> releases) {
       @JsonProperty("release_image") String releaseImage,
       @JsonProperty("cpu_architectures") List<String> cpuArchitectures,
       @JsonProperty("support_level") String supportLevel,
-      @JsonProperty("default") boolean isDefault) {}
+      @JsonProperty("default") boolean isDefault,
+      @JsonProperty("release_images") java.util.Map<String, String> releaseImages,
+      @JsonProperty("os_images") List<OsImage> osImages) {
+
+    public Release {
+      releaseImages = releaseImages == null ? java.util.Map.of() : java.util.Map.copyOf(releaseImages);
+      osImages = osImages == null ? List.of() : List.copyOf(osImages);
+    }
+  }
+
+  /** The RHCOS live ISO (and the rootfs minimal ISOs fetch) of one architecture of a release, as upstream lists them. */
+  public record OsImage(
+      @JsonProperty("cpu_architecture") String cpuArchitecture,
+      @JsonProperty("version") String version,
+      @JsonProperty("url") String url,
+      @JsonProperty("rootfs_url") String rootfsUrl) {}
 
   private static final ObjectMapper JSON =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
