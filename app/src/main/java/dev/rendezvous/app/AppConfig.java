@@ -87,7 +87,9 @@ public record AppConfig(
             s.optionalInteger("hw-min-cpu-cores"),
             s.optionalLong("hw-min-ram-mib"),
             s.optionalLong("hw-min-disk-gb"),
-            java.time.Duration.ofSeconds(s.integer("host-disconnection-timeout-seconds", 180))),
+            java.time.Duration.ofSeconds(s.integer("host-disconnection-timeout-seconds", 180)),
+            commaList(s.string("disabled-host-validations", "")).stream().collect(java.util.stream.Collectors.toSet()),
+            commaList(s.string("required-images", ""))),
         s.string("installer-binary", ""),
         metal,
         s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"));
@@ -132,6 +134,10 @@ public record AppConfig(
    * {@code VERSION} or {@code VERSION/ARCH} (e.g. {@code 4.22/x86_64}). The image service downloads each at start,
    * about 1 GiB apiece, so name only what the sites will boot.
    */
+  private static List<String> commaList(String v) {
+    return java.util.Arrays.stream(v.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList();
+  }
+
   static List<OsImage> osImagesFromCatalog(String spec, String catalogFile) {
     ReleaseCatalog catalog;
     try {

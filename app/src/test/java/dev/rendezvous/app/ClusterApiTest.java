@@ -96,6 +96,8 @@ class ClusterApiTest {
     assertEquals(true, versions.getJsonObject("4.22").getBoolean("default"));
     assertEquals(false, versions.getJsonObject("4.18").getBoolean("default"));
     assertTrue(versions.getJsonObject("4.22").getString("display_name").startsWith("4.22."));
+    JsonObject arm = api.post("/clusters", Api.cluster("release-arm").put("cpu_architecture", "arm64")).json();
+    assertTrue(arm.getString("ocp_release_image").endsWith("-aarch64"), arm.getString("ocp_release_image"));
     JsonObject dflt = api.get("/clusters/default-config").json();
     assertEquals("10.128.0.0/14", dflt.getString("cluster_network_cidr"));
   }

@@ -57,11 +57,29 @@ public record ServiceConfig(
    * @param minRamMib when set, the RAM every role requires
    * @param minDiskGb when set, the installation disk size every role requires
    * @param hostDisconnectionTimeout after how long without a check-in a host is disconnected (upstream 3 min)
+   * @param disabledHostValidations host validation ids reported {@code disabled} and never blocking (upstream's
+   *     DISABLED_HOST_VALIDATIONS), e.g. container-images-available on a rig with no registry in reach
+   * @param requiredImages images hosts must pull before install besides the cluster's release image (MCO,
+   *     must-gather)
    */
   public record BrainSettings(
-      Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout) {
+      Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout,
+      java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages) {
+
+    public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
+        Duration hostDisconnectionTimeout) {
+      this(monitorInterval, minCpuCores, minRamMib, minDiskGb, hostDisconnectionTimeout, java.util.Set.of(),
+          java.util.List.of());
+    }
 
     public BrainSettings {
+      disabledHostValidations = disabledHostValidations == null ? java.util.Set.of() : java.util.Set.copyOf(disabledHostValidations);
+      requiredImages = requiredImages == null ? java.util.List.of() : java.util.List.copyOf(requiredImages);
+      for (String id : disabledHostValidations) {
+        if (!dev.rendezvous.service.domain.validation.HostValidationId.allIds().contains(id)) {
+          throw new IllegalArgumentException("disabled-host-validations: '" + id + "' is not a host validation id");
+        }
+      }
       if (monitorInterval.isNegative() || monitorInterval.isZero()) {
         throw new IllegalArgumentException("brain-monitor-interval-ms must be positive, got " + monitorInterval.toMillis());
       }
@@ -87,7 +105,8 @@ public record ServiceConfig(
         hw = new HardwareRequirements(role(hw.master()), role(hw.arbiter()), role(hw.worker()), role(hw.sno()),
             minCpuCores != null ? minCpuCores : hw.snoCpuCoresFrom422(), role(hw.edgeWorker()));
       }
-      return d.withHardware(hw).withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout));
+      return d.withHardware(hw).withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout))
+          .withDisabledHostValidations(disabledHostValidations).withRequiredImages(requiredImages);
     }
 
     private RoleRequirements role(RoleRequirements r) {

@@ -9,7 +9,6 @@ import io.vertx.core.Vertx;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
-import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -184,18 +183,29 @@ public final class FleetSwarm {
     return post("/clusters", c).path("id").asText();
   }
 
-  /** Its id and the agent token its discovery image carries (the {@code api_key} of its download URL). */
+  /**
+   * Its id and the agent token its discovery image carries: read, as a booted host would find it, from the
+   * {@code agent.env} file of the infra-env's discovery Ignition.
+   */
   private String[] createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
     JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
         .put("pull_secret", PULL_SECRET));
-    String url = ie.path("download_url").asText();
-    String query = URI.create(url).getRawQuery();
-    for (String kv : query == null ? new String[0] : query.split("&")) {
-      if (kv.startsWith("api_key=")) {
-        return new String[] {ie.path("id").asText(), URLDecoder.decode(kv.substring(8), StandardCharsets.UTF_8)};
+    String id = ie.path("id").asText();
+    JsonNode ignition = get("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign");
+    for (JsonNode f : ignition.path("storage").path("files")) {
+      if (!"/etc/rendezvous/agent.env".equals(f.path("path").asText())) {
+        continue;
+      }
+      String source = f.path("contents").path("source").asText();
+      String env = new String(java.util.Base64.getDecoder().decode(source.substring(source.indexOf(',') + 1)),
+          StandardCharsets.UTF_8);
+      for (String line : env.split("\n")) {
+        if (line.startsWith("RDV_AGENT_TOKEN=")) {
+          return new String[] {id, line.substring("RDV_AGENT_TOKEN=".length()).strip()};
+        }
       }
     }
-    throw new IOException("infra-env " + ie.path("id").asText() + " has no api_key in its download_url: " + url);
+    throw new IOException("infra-env " + id + ": its discovery Ignition carries no RDV_AGENT_TOKEN in agent.env");
   }
 
   private JsonNode get(String path) throws IOException, InterruptedException {

@@ -32,7 +32,9 @@ public final class ApiViews {
         .put("progress", c.progress() == null ? new JsonObject() : c.progress())
         .put("created_at", Times.format(c.createdAt()))
         .put("updated_at", Times.format(c.updatedAt()));
-    catalog.find(c.openshiftVersion()).ifPresent(r -> o.put("ocp_release_image", r.releaseImage()));
+    if (c.spec().getString("ocp_release_image") == null) {
+      catalog.find(c.openshiftVersion()).ifPresent(r -> o.put("ocp_release_image", r.releaseImage()));
+    }
     if (c.validationsInfo() != null) {
       o.put("validations_info", c.validationsInfo().toString());
     }

@@ -233,6 +233,7 @@ public final class SnapshotMapper {
         .networkType(text(spec, "network_type"))
         .additionalNtpSource(text(spec, "additional_ntp_source"))
         .olmOperators(field(spec.get("olm_operators"), "name"))
+        .releaseImage(text(spec, "ocp_release_image"))
         .day2(state.path("day2").asBoolean(false))
         .softTimeoutsEnabled(state.path("soft_timeouts_enabled").asBoolean(false))
         .ignoredHostValidations(stringSet(state.get("ignored_host_validations")))

@@ -87,6 +87,10 @@ public final class ClusterParams {
       throw new InvalidInputException("cpu_architecture",
           "'" + arch + "' is not available for OpenShift " + release.openshiftVersion() + " " + release.cpuArchitectures());
     }
+    // upstream keeps the release image on the cluster from its creation: what hosts pre-pull and install
+    String key = arch.equals("aarch64") ? "arm64" : arch;
+    p.put("ocp_release_image", release.releaseImages().getOrDefault(key,
+        release.releaseImages().getOrDefault("multi", release.releaseImage())));
     putIfAbsent(p, "network_type", "OVNKubernetes");
     // SNO: one control-plane node means high_availability_mode None and no VIPs to manage.
     long cp = p.getLong("control_plane_count", "None".equals(p.getString("high_availability_mode")) ? 1L : 3L);

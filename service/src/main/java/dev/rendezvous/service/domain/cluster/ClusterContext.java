@@ -47,6 +47,7 @@ public record ClusterContext(
     Set<String> ignoredHostValidations,
     Set<String> ignoredClusterValidations,
     List<String> olmOperators,
+    String releaseImage,
     String lastPreparationStatus,
     String lastPreparationReason,
     boolean kubeconfigExists,
@@ -167,7 +168,7 @@ public record ClusterContext(
     b.diskEncryption = diskEncryption; b.additionalNtpSource = additionalNtpSource; b.proxy = proxy;
     b.softTimeoutsEnabled = softTimeoutsEnabled; b.connectivityMajorityGroups = connectivityMajorityGroups;
     b.ipCollisions = ipCollisions; b.ignoredHostValidations = ignoredHostValidations;
-    b.ignoredClusterValidations = ignoredClusterValidations; b.olmOperators = olmOperators;
+    b.ignoredClusterValidations = ignoredClusterValidations; b.olmOperators = olmOperators; b.releaseImage = releaseImage;
     b.lastPreparationStatus = lastPreparationStatus; b.lastPreparationReason = lastPreparationReason;
     b.kubeconfigExists = kubeconfigExists; b.monitoredOperators = monitoredOperators;
     b.finalizingStage = finalizingStage; b.finalizingStageStartedAt = finalizingStageStartedAt;
@@ -210,6 +211,7 @@ public record ClusterContext(
     private Set<String> ignoredHostValidations;
     private Set<String> ignoredClusterValidations;
     private List<String> olmOperators;
+    private String releaseImage;
     private String lastPreparationStatus;
     private String lastPreparationReason;
     private boolean kubeconfigExists;
@@ -255,6 +257,7 @@ public record ClusterContext(
     public Builder ignoredHostValidations(Set<String> v) { ignoredHostValidations = v; return this; }
     public Builder ignoredClusterValidations(Set<String> v) { ignoredClusterValidations = v; return this; }
     public Builder olmOperators(List<String> v) { olmOperators = v; return this; }
+    public Builder releaseImage(String v) { releaseImage = v; return this; }
     public Builder lastPreparationStatus(String v) { lastPreparationStatus = v; return this; }
     public Builder lastPreparationReason(String v) { lastPreparationReason = v; return this; }
     public Builder kubeconfigExists(boolean v) { kubeconfigExists = v; return this; }
@@ -273,7 +276,7 @@ public record ClusterContext(
           statusUpdatedAt, installStartedAt, day2, controlPlaneCount, userManagedNetworking, vipDhcpAllocation,
           platformType, machineNetworks, machineNetworksDerived, clusterNetworks, serviceNetworks, apiVips, ingressVips, pullSecretSet,
           networkType, diskEncryption, additionalNtpSource, proxy, softTimeoutsEnabled, connectivityMajorityGroups,
-          ipCollisions, ignoredHostValidations, ignoredClusterValidations, olmOperators, lastPreparationStatus,
+          ipCollisions, ignoredHostValidations, ignoredClusterValidations, olmOperators, releaseImage, lastPreparationStatus,
           lastPreparationReason, kubeconfigExists, monitoredOperators, finalizingStage, finalizingStageStartedAt,
           finalizingStageTimedOut, logsInfo, controllerLogsStartedAt, controllerLogsCollectedAt, hosts,
           validationsInfo);

@@ -131,7 +131,7 @@ public final class NextStepPlanner {
       case DOMAIN_RESOLUTION -> domains(c);
       case VERIFY_VIPS -> verifyVips(c);
       case INSTALLATION_DISK_SPEED_CHECK -> diskSpeed(h);
-      case CONTAINER_IMAGE_AVAILABILITY -> images(h);
+      case CONTAINER_IMAGE_AVAILABILITY -> images(h, c);
       case INSTALL -> Optional.of(List.of(json(installRequest(h, c, events))));
       case LOGS_GATHER -> logsGather(h, c);
       case STOP_INSTALLATION -> Optional.of(List.of());
@@ -280,8 +280,17 @@ public final class NextStepPlanner {
         String.format(Locale.ROOT, "%.2f", (double) config.diskSpeedCheckTimeoutSeconds())));
   }
 
-  private Optional<List<String>> images(HostSnapshot h) {
-    List<String> unchecked = config.requiredImages().stream()
+  /**
+   * Upstream's pre-flight pull check: the cluster's release image (stored at creation from the release catalog) and
+   * the configured extra images (MCO, must-gather), each until the host pulled it once.
+   */
+  private Optional<List<String>> images(HostSnapshot h, ClusterContext c) {
+    List<String> wanted = new ArrayList<>();
+    if (c != null && c.releaseImage() != null && !c.releaseImage().isBlank()) {
+      wanted.add(c.releaseImage());
+    }
+    config.requiredImages().stream().filter(i -> !wanted.contains(i)).forEach(wanted::add);
+    List<String> unchecked = wanted.stream()
         .filter(img -> h.imagesStatus().stream().noneMatch(s -> s.name().equals(img) && "success".equals(s.result())))
         .toList();
     if (unchecked.isEmpty()) {

@@ -131,6 +131,22 @@ class NextStepPlannerTest {
   }
 
   @Test
+  void imageAvailabilityAsksForTheClustersReleaseImageAndTheConfiguredOnesUntilPulled() throws Exception {
+    String release = "quay.io/openshift-release-dev/ocp-release:4.22.9-x86_64";
+    Step s = plan(PREPARING_FOR_INSTALLATION, b -> b, b -> b.releaseImage(release)).steps().instructions().get(1);
+    assertEquals(CONTAINER_IMAGE_AVAILABILITY, s.stepType());
+    JsonNode images = StepOutputs.JSON.readTree(s.args().get(0)).get("images");
+    assertEquals(List.of(release, "quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64"),
+        List.of(images.get(0).asText(), images.get(1).asText()));
+    Steps pulled = plan(PREPARING_FOR_INSTALLATION, b -> b.imagesStatus(List.of(
+        new StepOutputs.ImageAvailability(release, "success", 1L, 1.0, 1.0),
+        new StepOutputs.ImageAvailability("quay.io/openshift-release-dev/ocp-release:4.16.0-x86_64", "success", 1L, 1.0, 1.0))),
+        b -> b.releaseImage(release)).steps();
+    assertTrue(pulled.instructions().stream().noneMatch(i -> i.stepType() == CONTAINER_IMAGE_AVAILABILITY),
+        "nothing left to check once every image was pulled");
+  }
+
+  @Test
   void diskSpeedArgsCarryPathAndTimeout() {
     Step s = plan(PREPARING_FOR_INSTALLATION, b -> b, b -> b).steps().instructions().get(0);
     assertEquals(List.of("{\"path\":\"/dev/sda\"}", "180.00"), s.args());
