@@ -92,7 +92,8 @@ public record AppConfig(
             commaList(s.string("required-images", ""))),
         s.string("installer-binary", ""),
         metal,
-        s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"));
+        s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"),
+        mirrors(s.string("registries-conf", null), s.string("mirror-registry-ca", null)));
     BusConfig bus = BusConfig.from(args.toArray(String[]::new), env);
     if (s.string("kafka-data-dir", null) == null) {
       bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
@@ -134,6 +135,27 @@ public record AppConfig(
    * {@code VERSION} or {@code VERSION/ARCH} (e.g. {@code 4.22/x86_64}). The image service downloads each at start,
    * about 1 GiB apiece, so name only what the sites will boot.
    */
+  /** A disconnected site's mirrors: a registries.conf file and its registry's CA file (both read once, at start). */
+  static dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors(String confFile, String caFile) {
+    if (confFile == null) {
+      if (caFile != null) {
+        throw new IllegalArgumentException("mirror-registry-ca needs registries-conf (the mirrors it is the CA of)");
+      }
+      return null;
+    }
+    try {
+      String ca = caFile == null ? null : java.nio.file.Files.readString(Path.of(caFile));
+      if (ca != null && !ca.contains("-----BEGIN CERTIFICATE-----")) {
+        throw new IllegalArgumentException("mirror-registry-ca: " + caFile + " holds no PEM certificate");
+      }
+      return dev.rendezvous.service.ignition.RegistriesConf.parse(java.nio.file.Files.readString(Path.of(confFile)), ca);
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("registries-conf / mirror-registry-ca: cannot read: " + e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("registries-conf " + confFile + ": " + e.getMessage());
+    }
+  }
+
   private static List<String> commaList(String v) {
     return java.util.Arrays.stream(v.split(",")).map(String::strip).filter(x -> !x.isEmpty()).toList();
   }

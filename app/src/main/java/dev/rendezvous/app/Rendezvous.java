@@ -141,18 +141,20 @@ public final class Rendezvous implements AutoCloseable {
       InfraEnvDownloads downloads = new InfraEnvDownloads(pool, c.service().publicUrl(), agentSecret,
           (e, credential) -> IpxeScript.render(c.service().imagePublicUrl(), e.id().toString(),
               e.spec().getString("cpu_architecture"), e.spec().getString("openshift_version"), "api_key", credential,
-              dev.rendezvous.service.api.DiscoveryInputs.appendedKernelArguments(e.spec())));
+              dev.rendezvous.service.api.DiscoveryInputs.appendedKernelArguments(e.spec())))
+          .mirrors(c.service().mirrors());
       BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, c.service());
       opened.push(brain);
       RestApi.BusPublisher publisher =
           (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty();
       ClusterArtifactsGenerator generator = generator(c);
-      brain.brain().preparations(new ClusterPreparation(vertx, pool, generator, catalog, publisher));
+      brain.brain().preparations(new ClusterPreparation(vertx, pool, generator, catalog, publisher)
+          .mirrors(c.service().mirrors()));
       UserAuth userAuth = new UserAuth(tokens, c.service().authDisabled());
       byte[] imageUrlSecret = agentSecret.getBytes(StandardCharsets.UTF_8);
       RestApi api = new RestApi(pool, catalog, userAuth, e -> isoUrl(c, e, imageUrlSecret, java.time.Instant.now()),
           c.service().bodyLimitBytes(), publisher, brain.brain())
-          .installation(new InstallFilesApi(pool, brain.brain(), generator.name()),
+          .installation(new InstallFilesApi(pool, brain.brain(), generator.name()).mirrors(c.service().mirrors()),
               new InstallReportsApi(pool, brain.brain(), publisher, c.service().logsBodyLimitBytes(),
                   Files.createDirectories(c.dataDir().resolve("uploads")).toString()),
               new AgentOrUserAuth(userAuth, agentSecret, pool))

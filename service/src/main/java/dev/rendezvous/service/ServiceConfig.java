@@ -16,10 +16,20 @@ import java.util.Map;
  *     binary out of its release image with {@code oc}
  * @param metalImages the OS disk image installs write, per {@code major.minor/arch}
  * @param logsBodyLimitBytes the largest log bundle an upload may carry
+ * @param mirrors a disconnected site's mirror registries and their CA (upstream's MIRROR_REGISTRY), or null: carried
+ *     into every discovery Ignition (registries.conf, the CA) and install-config (imageDigestSources, trust bundle)
  */
 public record ServiceConfig(
     boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog,
-    BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages, long logsBodyLimitBytes) {
+    BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages, long logsBodyLimitBytes,
+    dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors) {
+
+  public ServiceConfig(boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl,
+      Path releaseCatalog, BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages,
+      long logsBodyLimitBytes) {
+    this(authDisabled, bodyLimitBytes, publicUrl, imagePublicUrl, releaseCatalog, brain, installerBinary, metalImages,
+        logsBodyLimitBytes, null);
+  }
 
   public ServiceConfig {
     if (bodyLimitBytes < 1024) {

@@ -25,6 +25,12 @@ public final class DiscoveryInputs {
 
   public static DiscoveryIgnitionInput of(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId,
       String agentToken) {
+    return of(spec, pullSecret, serviceUrl, infraEnvId, agentToken, null);
+  }
+
+  /** With the site's mirror registries (null: none), as the service is configured. */
+  public static DiscoveryIgnitionInput of(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId,
+      String agentToken, DiscoveryIgnitionInput.RegistryMirrors mirrors) {
     JsonObject proxy = spec.getJsonObject("proxy");
     JsonArray statics = spec.getJsonArray("static_network_config", new JsonArray());
     List<DiscoveryIgnitionInput.StaticNetworkConfig> staticConfigs = new ArrayList<>();
@@ -41,14 +47,19 @@ public final class DiscoveryInputs {
         pullSecret,
         proxy == null ? null : new DiscoveryIgnitionInput.Proxy(proxy.getString("http_proxy"),
             proxy.getString("https_proxy"), proxy.getString("no_proxy")),
-        blankToNull(spec.getString("additional_trust_bundle")), null,
+        blankToNull(spec.getString("additional_trust_bundle")), mirrors,
         ntp == null ? List.of() : DiscoveryIgnitionBuilder.splitNtpSources(ntp),
         staticConfigs, blankToNull(spec.getString("ignition_config_override")), null);
   }
 
   /** The infra-env's discovery Ignition (JSON text). */
   public static String ignition(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId, String agentToken) {
-    return BUILDER.build(of(spec, pullSecret, serviceUrl, infraEnvId, agentToken));
+    return ignition(spec, pullSecret, serviceUrl, infraEnvId, agentToken, null);
+  }
+
+  public static String ignition(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId, String agentToken,
+      DiscoveryIgnitionInput.RegistryMirrors mirrors) {
+    return BUILDER.build(of(spec, pullSecret, serviceUrl, infraEnvId, agentToken, mirrors));
   }
 
   /** Upstream's {@code static-network-config} download: a tar of each host's keyfiles and MAC map (empty if none). */

@@ -32,12 +32,19 @@ public final class InfraEnvDownloads {
   private final String serviceUrl;
   private final String agentTokenSecret;
   private final IpxeRenderer ipxe;
+  private volatile dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors;
 
   public InfraEnvDownloads(Pool db, String serviceUrl, String agentTokenSecret, IpxeRenderer ipxe) {
     this.db = db;
     this.serviceUrl = serviceUrl;
     this.agentTokenSecret = agentTokenSecret;
     this.ipxe = ipxe;
+  }
+
+  /** The site's mirror registries, written into every discovery Ignition (null: none). */
+  public InfraEnvDownloads mirrors(dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors m) {
+    this.mirrors = m;
+    return this;
   }
 
   /** Mount after the user auth handler (RestApi.mount). */
@@ -65,7 +72,7 @@ public final class InfraEnvDownloads {
   private Future<Discovery> discoveryOf(InfraEnvRow e) {
     return InfraEnvRepository.pullSecret(db, e.id()).map(ps -> {
       String token = agentToken(e);
-      String ignition = DiscoveryInputs.ignition(e.spec(), ps.orElse(null), serviceUrl, e.id().toString(), token);
+      String ignition = DiscoveryInputs.ignition(e.spec(), ps.orElse(null), serviceUrl, e.id().toString(), token, mirrors);
       return new Discovery(e, ignition, token);
     });
   }

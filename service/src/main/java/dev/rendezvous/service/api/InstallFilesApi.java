@@ -58,6 +58,14 @@ public final class InstallFilesApi {
   private final Brain brain;
   private final String generator;
 
+  private volatile dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors;
+
+  /** The site's mirror registries, shown in the rendered install-config (null: none). */
+  public InstallFilesApi mirrors(dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors m) {
+    this.mirrors = m;
+    return this;
+  }
+
   public InstallFilesApi(Pool db, Brain brain, String generatorName) {
     this.db = db;
     this.brain = brain;
@@ -164,7 +172,7 @@ public final class InstallFilesApi {
           .map(all -> {
             String secret = all.<java.util.Optional<String>>resultAt(0).orElse("");
             List<HostRow> hosts = all.resultAt(1);
-            return new JsonText(InstallConfigRenderer.render(InstallConfigInputs.of(c, hosts, secret)));
+            return new JsonText(InstallConfigRenderer.render(InstallConfigInputs.of(c, hosts, secret).withMirrors(mirrors)));
           }));
     });
   }

@@ -42,6 +42,8 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
   private final BusPublisher bus;
   private final Set<UUID> running = ConcurrentHashMap.newKeySet();
 
+  private volatile dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors;
+
   public ClusterPreparation(Vertx vertx, Pool pool, ClusterArtifactsGenerator generator, ReleaseCatalog catalog,
       BusPublisher bus) {
     this.vertx = vertx;
@@ -49,6 +51,12 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
     this.generator = generator;
     this.catalog = catalog;
     this.bus = bus;
+  }
+
+  /** The site's mirror registries, carried into each install-config (null: none). */
+  public ClusterPreparation mirrors(dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors m) {
+    this.mirrors = m;
+    return this;
   }
 
   public ClusterArtifactsGenerator generator() {
@@ -94,8 +102,9 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
     Future<List<ManifestRepository.Manifest>> manifests = ManifestRepository.list(pool, clusterId);
     return Future.all(cluster, secret, hosts, manifests).map(v -> {
       ClusterRow c = cluster.result();
-      InstallConfigInput in = InstallConfigInputs.of(c, hosts.result(), secret.result());
-      String release = catalog.find(c.openshiftVersion()).map(ReleaseCatalog.Release::releaseImage).orElse(null);
+      InstallConfigInput in = InstallConfigInputs.of(c, hosts.result(), secret.result()).withMirrors(mirrors);
+      String release = c.spec().getString("ocp_release_image",
+          catalog.find(c.openshiftVersion()).map(ReleaseCatalog.Release::releaseImage).orElse(null));
       return new GenerationRequest(clusterId, c.openshiftVersion(), release, in, InstallConfigRenderer.render(in),
           manifests.result().stream().map(m -> new GenerationRequest.Manifest(m.folder(), m.fileName(), m.content())).toList());
     });

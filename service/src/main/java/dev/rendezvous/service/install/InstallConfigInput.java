@@ -9,6 +9,7 @@ import java.util.List;
  * @param workerCount hosts that install as workers (compute replicas)
  * @param bootstrapInPlaceDisk single node: the host's installation disk (install-config bootstrapInPlace)
  * @param overrides the user's install_config_overrides, a JSON object text merged over the rendered config (null: none)
+ * @param mirrors the site's mirror registries (imageDigestSources, their CA trusted too), or null
  */
 public record InstallConfigInput(
     String clusterName,
@@ -31,7 +32,8 @@ public record InstallConfigInput(
     String noProxy,
     String additionalTrustBundle,
     String bootstrapInPlaceDisk,
-    String overrides) {
+    String overrides,
+    dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors) {
 
   public record ClusterNetwork(String cidr, int hostPrefix) {}
 
@@ -41,6 +43,13 @@ public record InstallConfigInput(
     machineNetworks = List.copyOf(machineNetworks);
     apiVips = List.copyOf(apiVips);
     ingressVips = List.copyOf(ingressVips);
+  }
+
+  /** The same input with the site's mirror registries (null: none). */
+  public InstallConfigInput withMirrors(dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors m) {
+    return new InstallConfigInput(clusterName, baseDomain, cpuArchitecture, controlPlaneCount, workerCount, networkType,
+        clusterNetworks, serviceNetworks, machineNetworks, apiVips, ingressVips, platformType, hyperthreading,
+        pullSecret, sshKey, httpProxy, httpsProxy, noProxy, additionalTrustBundle, bootstrapInPlaceDisk, overrides, m);
   }
 
   public boolean singleNode() {

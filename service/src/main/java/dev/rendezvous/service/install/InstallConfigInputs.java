@@ -41,7 +41,7 @@ public final class InstallConfigInputs {
         cidrs(spec.getJsonArray("ingress_vips"), "ip"), platform.getString("type", "baremetal"),
         spec.getString("hyperthreading", "all"), pullSecret, spec.getString("ssh_public_key"),
         spec.getString("http_proxy"), spec.getString("https_proxy"), spec.getString("no_proxy"),
-        spec.getString("additional_trust_bundle"), snoDisk, spec.getString("install_config_overrides"));
+        spec.getString("additional_trust_bundle"), snoDisk, spec.getString("install_config_overrides"), null);
   }
 
   private static List<String> cidrs(JsonArray a, String field) {

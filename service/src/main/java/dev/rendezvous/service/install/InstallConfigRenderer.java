@@ -68,8 +68,20 @@ public final class InstallConfigRenderer {
       putIfSet(proxy, "httpsProxy", in.httpsProxy());
       putIfSet(proxy, "noProxy", in.noProxy());
     }
-    if (notEmpty(in.additionalTrustBundle())) {
-      c.put("additionalTrustBundle", in.additionalTrustBundle());
+    String trust = in.additionalTrustBundle();
+    if (in.mirrors() != null && !in.mirrors().mirrors().isEmpty()) {
+      // a disconnected site: the release is pulled from its mirrors, whose CA the cluster must trust
+      var sources = c.putArray("imageDigestSources");
+      for (var m : in.mirrors().mirrors()) {
+        var entry = sources.addObject().put("source", m.source());
+        m.mirrors().forEach(entry.putArray("mirrors")::add);
+      }
+      if (notEmpty(in.mirrors().caBundle())) {
+        trust = notEmpty(trust) ? trust.strip() + "\n" + in.mirrors().caBundle().strip() + "\n" : in.mirrors().caBundle();
+      }
+    }
+    if (notEmpty(trust)) {
+      c.put("additionalTrustBundle", trust);
     }
     if (in.singleNode() && notEmpty(in.bootstrapInPlaceDisk())) {
       c.putObject("bootstrapInPlace").put("installationDisk", in.bootstrapInPlaceDisk());

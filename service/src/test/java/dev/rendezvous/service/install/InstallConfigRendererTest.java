@@ -19,14 +19,27 @@ class InstallConfigRendererTest {
     return new InstallConfigInput("edge1", "example.com", "x86_64", 3, 2, "OVNKubernetes",
         List.of(new InstallConfigInput.ClusterNetwork("10.128.0.0/14", 23)), List.of("172.30.0.0/16"),
         List.of("192.168.111.0/24"), List.of("192.168.111.5"), List.of("192.168.111.4"), "baremetal", "all",
-        PULL_SECRET, "ssh-ed25519 AAAAC3 me@example", null, null, null, null, null, overrides);
+        PULL_SECRET, "ssh-ed25519 AAAAC3 me@example", null, null, null, null, null, overrides, null);
   }
 
   static InstallConfigInput sno() {
     return new InstallConfigInput("sno1", "example.com", "x86_64", 1, 0, "OVNKubernetes",
         List.of(new InstallConfigInput.ClusterNetwork("10.128.0.0/14", 23)), List.of("172.30.0.0/16"),
         List.of("10.0.0.0/24"), List.of(), List.of(), "none", "all", PULL_SECRET, null,
-        "http://proxy:3128", null, "example.net", null, "/dev/disk/by-id/wwn-0x1", null);
+        "http://proxy:3128", null, "example.net", null, "/dev/disk/by-id/wwn-0x1", null, null);
+  }
+
+  @Test
+  void aDisconnectedSitesMirrorsAndTheirCaGoIntoTheInstallConfig() throws Exception {
+    var mirrors = new dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors(List.of(
+        new dev.rendezvous.service.ignition.DiscoveryIgnitionInput.Mirror("quay.io/openshift-release-dev/ocp-release",
+            List.of("mirror.edge.example:5000/ocp/release"), true)), "-----BEGIN CERTIFICATE-----\nMIRROR\n-----END CERTIFICATE-----");
+    JsonNode c = YAML.readTree(InstallConfigRenderer.render(ha(null).withMirrors(mirrors)));
+    assertEquals("quay.io/openshift-release-dev/ocp-release", c.path("imageDigestSources").get(0).path("source").asText());
+    assertEquals("mirror.edge.example:5000/ocp/release", c.path("imageDigestSources").get(0).path("mirrors").get(0).asText());
+    assertTrue(c.path("additionalTrustBundle").asText().contains("MIRROR"), c.toString());
+    JsonNode plain = YAML.readTree(InstallConfigRenderer.render(ha(null)));
+    assertTrue(plain.path("imageDigestSources").isMissingNode() && plain.path("additionalTrustBundle").isMissingNode());
   }
 
   @Test
