@@ -3,6 +3,7 @@ package dev.rendezvous.service.domain.host;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.rendezvous.service.domain.SharedText;
 import java.util.List;
 import java.util.UUID;
 
@@ -27,7 +28,14 @@ public record ConnectivityReport(List<RemoteHost> remoteHosts) {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record L2(
-      String outgoingNic, String outgoingIpAddress, String remoteIpAddress, String remoteMac, boolean successful) {}
+      String outgoingNic, String outgoingIpAddress, String remoteIpAddress, String remoteMac, boolean successful) {
+    public L2 {
+      outgoingNic = SharedText.of(outgoingNic);
+      outgoingIpAddress = SharedText.of(outgoingIpAddress);
+      remoteIpAddress = SharedText.of(remoteIpAddress);
+      remoteMac = SharedText.of(remoteMac);
+    }
+  }
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
@@ -36,11 +44,21 @@ public record ConnectivityReport(List<RemoteHost> remoteHosts) {
       String remoteIpAddress,
       boolean successful,
       double averageRttMs,
-      double packetLossPercentage) {}
+      double packetLossPercentage) {
+    public L3 {
+      outgoingNic = SharedText.of(outgoingNic);
+      remoteIpAddress = SharedText.of(remoteIpAddress);
+    }
+  }
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Mtu(String outgoingNic, String remoteIpAddress, boolean mtuSuccessful) {}
+  public record Mtu(String outgoingNic, String remoteIpAddress, boolean mtuSuccessful) {
+    public Mtu {
+      outgoingNic = SharedText.of(outgoingNic);
+      remoteIpAddress = SharedText.of(remoteIpAddress);
+    }
+  }
 
   /**
    * One entry of the {@code connectivity-check} request (args[0] is a JSON array of these): another host

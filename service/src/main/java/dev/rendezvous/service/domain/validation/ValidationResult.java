@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ValidationResult(String id, ValidationStatus status, String message) {
   public ValidationResult {
-    message = message == null ? "" : message;
+    id = dev.rendezvous.service.domain.SharedText.of(id);
+    message = message == null ? "" : dev.rendezvous.service.domain.SharedText.of(message); // mostly the same per host
   }
 }
