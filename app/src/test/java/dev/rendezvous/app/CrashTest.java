@@ -162,7 +162,11 @@ class CrashTest {
     }
 
     static Child start(Path dataDir) throws Exception {
-      int port = freePort();
+      return start(dataDir, freePort());
+    }
+
+    /** On a given API port: a restart on the same port lets agents that outlived the kill find the system again. */
+    static Child start(Path dataDir, int port) throws Exception {
       String java = ProcessHandle.current().info().command().orElse("java");
       Path log = dataDir.resolve("child-" + System.nanoTime() + ".log");
       Process p = new ProcessBuilder(java, "-Xmx768m", "-cp", System.getProperty("java.class.path"),
@@ -205,13 +209,13 @@ class CrashTest {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket s = new ServerSocket(0)) {
       return s.getLocalPort();
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     try (var walk = Files.walk(dir)) {
       walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }

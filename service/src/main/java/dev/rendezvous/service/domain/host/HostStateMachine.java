@@ -532,6 +532,15 @@ public final class HostStateMachine {
     String info = p.progressInfo() == null ? "" : p.progressInfo();
     boolean sno = cluster != null && cluster.singleNode();
     List<HostStage> stages = StageSequences.forHost(host, sno);
+    if (host.day2() && stage == HostStage.REBOOTING) {
+      stage = HostStage.DONE; // day-2 without kube-API: Rebooting is the last stage the service hears of
+    }
+    if (stage == host.stage() && info.equals(host.progress().progressInfo())) {
+      // the same report again (a retry whose answer was lost, a controller that read the host before the first was
+      // applied): accepted as upstream does, and nothing changes, so no second event either
+      return new HostTransition(host.status(), host.status(), host.statusInfo(), "same progress reported again",
+          List.of(), List.of(), null, null);
+    }
     if (stage == HostStage.FAILED) {
       String statusInfo = info.isEmpty() ? HostStage.FAILED.wire() : HostStage.FAILED.wire() + " - " + info;
       HostProgress progress = new HostProgress(stage, info, startedAt(host, stage, now), now, host.progress().installationPercentage());
@@ -540,9 +549,6 @@ public final class HostStateMachine {
     }
     if (!EnumSet.of(INSTALLING, INSTALLING_IN_PROGRESS, INSTALLING_PENDING_USER_ACTION).contains(host.status())) {
       return rejected(host, new Rejection(409, String.format("Can't set progress <%s> to host in status <%s>", stage, host.status())));
-    }
-    if (host.day2() && stage == HostStage.REBOOTING) {
-      stage = HostStage.DONE; // day-2 without kube-API: Rebooting is the last stage the service hears of
     }
     if (!stages.contains(stage)) {
       return rejected(host, new Rejection(409, String.format("Stages %s isn't available for host role %s bootstrap %s",

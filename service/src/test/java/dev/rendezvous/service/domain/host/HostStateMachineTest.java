@@ -277,6 +277,30 @@ class HostStateMachineTest {
     assertEquals("80%", p2.progressInfo());
   }
 
+  /** A retry whose answer was lost, or a controller that read the host before its report was applied. */
+  @Test
+  void theSameProgressAgainIsAcceptedAndChangesNothing() {
+    HostProgress at = new HostProgress(HostStage.WRITING_IMAGE_TO_DISK, "33%", NOW.minusSeconds(60), NOW.minusSeconds(5), 37);
+    HostTransition again = apply(INSTALLING_IN_PROGRESS, b -> b.role(HostRole.MASTER).progress(at), ANY,
+        new HostEvent.ProgressReported(HostStage.WRITING_IMAGE_TO_DISK, "33%"));
+    assertFalse(again.rejected());
+    assertFalse(again.statusChanged());
+    assertEquals(List.of(), again.events(), "no second stage event");
+    assertEquals(List.of(), again.effects());
+
+    HostTransition newInfo = apply(INSTALLING_IN_PROGRESS, b -> b.role(HostRole.MASTER).progress(at), ANY,
+        new HostEvent.ProgressReported(HostStage.WRITING_IMAGE_TO_DISK, "66%"));
+    assertEquals(1, newInfo.events().size(), "new info in the same stage is news");
+
+    // Done once more after the host is installed: accepted (not 409), nothing changes
+    HostProgress done = new HostProgress(HostStage.DONE, "", NOW.minusSeconds(3), NOW.minusSeconds(3), 100);
+    HostTransition late = apply(INSTALLED, b -> b.role(HostRole.MASTER).progress(done), ANY,
+        new HostEvent.ProgressReported(HostStage.DONE, ""));
+    assertFalse(late.rejected());
+    assertEquals(INSTALLED, late.status());
+    assertEquals(List.of(), late.events());
+  }
+
   @Test
   void refreshStoresValidationsAndEmitsChangeEventsOnce() {
     HostSnapshot good = Fixtures.host(1, KNOWN).build();
