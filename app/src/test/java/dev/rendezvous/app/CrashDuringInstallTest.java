@@ -9,8 +9,6 @@ import dev.rendezvous.agent.AgentSwarm;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.net.URI;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,7 +59,7 @@ class CrashDuringInstallTest {
       // the agents' back-off is capped at 5 s (default 60 s) only so the test does not wait on a long jittered delay
       AgentConfig agents = AgentConfig.parse(new String[] {"--url", "http://127.0.0.1:" + proxy.port(),
           "--infra-env-id", ie.getString("id"), "--dry-run", "--swarm", Integer.toString(HOSTS),
-          "--backoff-cap-ms", "5000"}, Map.of("RDV_AGENT_TOKEN", apiKey(ie)));
+          "--backoff-cap-ms", "5000"}, Map.of("RDV_AGENT_TOKEN", agentToken(api, ie.getString("id"))));
       swarm = AgentSwarm.start(vertx, agents, HOSTS);
       Await.until("the cluster ready", Duration.ofSeconds(120),
           () -> "ready".equals(api.get("/clusters/" + clusterId).json().getString("status")));
@@ -195,13 +193,22 @@ class CrashDuringInstallTest {
     return colon < 0 ? reached : reached.substring(0, colon);
   }
 
-  /** The agent token the infra-env's discovery image carries (the api_key of its download URL). */
-  private static String apiKey(JsonObject infraEnv) {
-    for (String kv : URI.create(infraEnv.getString("download_url")).getRawQuery().split("&")) {
-      if (kv.startsWith("api_key=")) {
-        return URLDecoder.decode(kv.substring(8), StandardCharsets.UTF_8);
+  /** The agent token the infra-env's discovery image carries: agent.env in its discovery Ignition, as a host finds it. */
+  static String agentToken(Api api, String infraEnvId) {
+    JsonObject ign = new JsonObject(api.get("/infra-envs/" + infraEnvId + "/downloads/files?file_name=discovery.ign").body());
+    for (Object o : ign.getJsonObject("storage").getJsonArray("files")) {
+      JsonObject f = (JsonObject) o;
+      if ("/etc/rendezvous/agent.env".equals(f.getString("path"))) {
+        String source = f.getJsonObject("contents").getString("source");
+        String env = new String(java.util.Base64.getDecoder().decode(source.substring(source.indexOf(',') + 1)),
+            StandardCharsets.UTF_8);
+        for (String line : env.split("\n")) {
+          if (line.startsWith("RDV_AGENT_TOKEN=")) {
+            return line.substring("RDV_AGENT_TOKEN=".length()).strip();
+          }
+        }
       }
     }
-    throw new AssertionError("no api_key in " + infraEnv.getString("download_url"));
+    throw new AssertionError("no RDV_AGENT_TOKEN in the discovery Ignition of " + infraEnvId);
   }
 }
