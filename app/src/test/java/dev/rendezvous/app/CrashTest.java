@@ -85,7 +85,8 @@ class CrashTest {
       for (Map.Entry<String, Integer> e : ackedRound.entrySet()) {
         String host = e.getKey();
         int acked = e.getValue();
-        JsonObject h = Await.until("host " + host + " with its inventory", Duration.ofSeconds(60), () -> {
+        // the restarted brain first works through what the bus kept: on a loaded 2-core machine that can take a while
+        JsonObject h = Await.until("host " + host + " with its inventory", Duration.ofSeconds(120), () -> {
           Api.Reply r = api.get("/infra-envs/" + infraEnvId + "/hosts/" + host);
           if (r.status() != 200 || (acked >= 0 && r.json().getString("inventory", "").isEmpty())) {
             return null;
@@ -115,7 +116,19 @@ class CrashTest {
       }
       assertEquals(201, api.post("/clusters", Api.cluster("after-crash")).status(), "the restarted system works");
     } finally {
+      keepLogs(dataDir, "seed-" + seed);
       deleteTree(dataDir);
+    }
+  }
+
+  /** The children's logs, kept under target/ so a failure can be read after the data directory is gone. */
+  static void keepLogs(Path dataDir, String name) throws IOException {
+    Path to = Path.of("target", "crash-logs", name);
+    Files.createDirectories(to);
+    try (var files = Files.list(dataDir)) {
+      for (Path f : files.filter(x -> x.getFileName().toString().endsWith(".log")).toList()) {
+        Files.copy(f, to.resolve(f.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+      }
     }
   }
 
