@@ -115,6 +115,15 @@ class HostActionsTest {
       assertEquals("installing", installing.json().getString("status"));
       assertEquals("installing", api.get(twoHostPath).json().getString("status"));
       assertEquals(409, api.post(twoHostPath + "/actions/install", null).status(), "already installing");
+      // its installer fetches a pointer to the installed cluster's Machine Config Server (upstream's day-2 Ignition)
+      Api.Reply ign = api.get("/infra-env/" + dayTwoIe + "/hosts/" + dayTwoHost + "/downloads/ignition");
+      assertEquals(200, ign.status(), ign.body());
+      assertEquals("http://api.day2.example.com:22624/config/worker", new JsonObject(ign.body()).getJsonObject("ignition")
+          .getJsonObject("config").getJsonArray("merge").getJsonObject(0).getString("source"));
+      Api.Reply badCa = api.patch("/clusters/" + dayTwoCluster, new JsonObject().put("ignition_endpoint",
+          new JsonObject().put("ca_certificate", "bm90IGEgY2VydA==")));
+      assertEquals(400, badCa.status(), badCa.body());
+      assertEquals("ignition_endpoint.ca_certificate", badCa.json().getString("field"));
 
       Api.Reply reset = api.post(twoHostPath + "/actions/reset", null);
       assertEquals(200, reset.status(), reset.body());

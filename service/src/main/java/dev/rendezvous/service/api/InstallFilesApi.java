@@ -144,6 +144,12 @@ public final class InstallFilesApi {
           ClusterRow c = co.orElseThrow(() -> ApiError.notFound("cluster", h.clusterId()));
           String file = HostIgnition.roleFile(effectiveRole(h), h.bootstrap());
           requireDownloadable(c, file);
+          if (c.state() != null && c.state().getBoolean("day2", false)) {
+            // a host added to an installed cluster: it boots from that cluster's Machine Config Server
+            return Future.succeededFuture(new Download(h.id() + ".ign", HostIgnition.forHost(
+                dev.rendezvous.service.install.Day2Ignition.pointer(c.spec(), c.name(), effectiveRole(h)),
+                h.requestedHostname(), h.spec().getString("ignition_config_overrides"))));
+          }
           return ClusterFileRepository.get(db, c.id(), file).map(f -> {
             byte[] role = f.orElseThrow(() -> new ApiError(409, "cluster " + c.id() + " has no " + file + " yet")).content();
             return new Download(h.id() + ".ign", HostIgnition.forHost(role, h.requestedHostname(),

@@ -62,6 +62,10 @@ public final class ClusterParams {
         "tang_servers", string(0, 65536)), Set.of()));
     f.put("load_balancer", object(Map.of("type", oneOf("cluster-managed", "user-managed")), Set.of("type")));
     f.put("tags", string(0, 2048));
+    // where a day-2 host fetches its Ignition (upstream's ignition-endpoint); the CA is base64 PEM
+    f.put("ignition_endpoint", object(Map.of(
+        "url", string(2048, u -> u.startsWith("http://") || u.startsWith("https://") ? null : "must be an http(s) URL"),
+        "ca_certificate", string(65536, ClusterParams::caProblem)), Set.of()));
     this.create = new Schema(Map.copyOf(f), Set.of("name", "openshift_version", "pull_secret"));
     Map<String, Rule> u = new LinkedHashMap<>(f);
     u.remove("openshift_version"); // a release is chosen once, at creation
@@ -185,6 +189,15 @@ public final class ClusterParams {
           }
         }
       }
+    }
+  }
+
+  static String caProblem(String s) {
+    try {
+      dev.rendezvous.service.install.Day2Ignition.caPem(s);
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
     }
   }
 
