@@ -112,10 +112,15 @@ class NetnsInstallTest {
   void threeMastersAndTwoWorkersInstallOntoTheirOwnDisksAndTheClusterIsInstalled() throws Exception {
     Assumptions.assumeTrue(skip == null, () -> "skipped: " + skip);
     // two workers, not one: upstream refuses a cluster with exactly one worker (sufficient-masters-count)
+    Map<Integer, Integer> downloadsBefore = new LinkedHashMap<>();
+    for (int i = 1; i <= 5; i++) {
+      downloadsBefore.put(i, image.downloads(hosts.address(i)));
+    }
     Install ha = Install.discover("ha", List.of(1, 2, 3, 4, 5),
         Map.of(1, "master", 2, "master", 3, "master", 4, "worker", 5, "worker"));
     try (NewCluster cluster = NewCluster.start(Files.createDirectories(work.resolve("logs/ha")))) {
       ha.playTheNewCluster(cluster);
+      assertTrue(cluster.controllerReadyEvent(), "the controller announced itself in the cluster (AssistedControllerIsReady)");
       assertEquals(0, Await.until("the controller to exit", Duration.ofSeconds(30), cluster::controllerExit),
           "the controller ends as upstream's when the installation completed");
     } finally {
@@ -133,6 +138,12 @@ class NetnsInstallTest {
               : List.of("Starting installation", "Installing", "Writing image to disk", "Rebooting", "Joined", "Done");
       assertEquals(expected, ha.stages(id), "upstream's stage order for " + ha.role(id) + (id.equals(bootstrap) ? " (bootstrap)" : ""));
     }
+    for (int i = 1; i <= 5; i++) {
+      // the install step's metal_image_url was fetched once, from the host's own namespace
+      assertEquals(downloadsBefore.get(i) + 1, image.downloads(hosts.address(i)), "image downloads by host-" + i);
+      List<String> written = ha.infos(ha.ids.get(i), "Writing image to disk");
+      assertEquals("100%", written.get(written.size() - 1), "host-" + i + " wrote the whole image: " + written);
+    }
     // the bootstrap pivots last: its Rebooting comes after both other masters joined (its own image was written before)
     List<String> order = ha.stageEventsInOrder();
     int pivot = order.indexOf(bootstrap + " Rebooting");
@@ -142,7 +153,10 @@ class NetnsInstallTest {
     assertEquals(200, api.get("/clusters/" + ha.cluster + "/credentials").status());
     Api.Reply kubeconfig = api.get("/clusters/" + ha.cluster + "/downloads/credentials?file_name=kubeconfig");
     assertEquals(200, kubeconfig.status(), kubeconfig.body());
-    assertTrue(kubeconfig.body().contains("clusters:"), kubeconfig.body());
+    Matcher ca = Pattern.compile("certificate-authority-data\"?:\\s*\"?([A-Za-z0-9+/=]+)").matcher(kubeconfig.body());
+    assertTrue(ca.find(), kubeconfig.body());
+    assertTrue(new String(java.util.Base64.getDecoder().decode(ca.group(1))).contains(INGRESS_CA.strip()),
+        "the kubeconfig trusts the ingress CA the controller uploaded from the cluster");
   }
 
   @Test
@@ -278,6 +292,7 @@ class NetnsInstallTest {
         String status = api.get("/clusters/" + cluster).json().getString("status");
         if (status.equals("installed") || status.equals("error") || System.nanoTime() > deadline) {
           assertEquals("installed", status, "the cluster's status at the end");
+          assertEquals(Set.copyOf(ids.values()), checked.keySet(), "every host's disk was read back");
           return;
         }
         String bootstrap = kube.controllerStarted() ? null : bootstrapIdOrNull();
@@ -375,7 +390,19 @@ class NetnsInstallTest {
       return out;
     }
 
-    /** Events carrying {@code text}, for a failed host's reason. */
+    /** The progress infos host {@code id} reported with {@code stage}, in order. */
+    List<String> infos(String id, String stage) {
+      List<String> out = new ArrayList<>();
+      for (Object o : api.get("/events?cluster_id=" + cluster + "&host_id=" + id + "&order=ascending").array()) {
+        Matcher m = STAGE.matcher(((JsonObject) o).getString("message", ""));
+        if (m.find() && m.group(1).equals(stage)) {
+          out.add(m.group(3) == null ? "" : m.group(3));
+        }
+      }
+      return out;
+    }
+
+    /** The messages of host {@code id}'s events (a failed host's reason is among them). */
     List<String> eventMessages(String id) {
       return api.get("/events?cluster_id=" + cluster + "&host_id=" + id).array().stream()
           .map(e -> ((JsonObject) e).getString("message")).toList();
