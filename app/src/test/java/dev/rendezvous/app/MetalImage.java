@@ -42,7 +42,6 @@ final class MetalImage implements AutoCloseable {
   /** What the server answers a client. */
   enum Answer { IMAGE, NOT_FOUND, CORRUPTED }
 
-  final Path file;
   final String sha256;
   private final byte[] rootPartition;
   private final HttpServer server;
@@ -50,8 +49,7 @@ final class MetalImage implements AutoCloseable {
   private final Map<String, Integer> downloads = new ConcurrentHashMap<>();
   private final Map<String, java.util.concurrent.CountDownLatch> holds = new ConcurrentHashMap<>();
 
-  private MetalImage(Path file, String sha256, byte[] rootPartition, HttpServer server) {
-    this.file = file;
+  private MetalImage(String sha256, byte[] rootPartition, HttpServer server) {
     this.sha256 = sha256;
     this.rootPartition = rootPartition;
     this.server = server;
@@ -83,7 +81,7 @@ final class MetalImage implements AutoCloseable {
     byte[] rootPart = Arrays.copyOfRange(bytes, (int) (ROOT_FIRST * SECTOR), (int) ((ROOT_LAST + 1) * SECTOR));
 
     HttpServer server = HttpServer.create(new InetSocketAddress("0.0.0.0", 0), 16);
-    MetalImage m = new MetalImage(img, sha, rootPart, server);
+    MetalImage m = new MetalImage(sha, rootPart, server);
     server.createContext("/rhcos-metal.x86_64.raw", ex -> {
       String client = ex.getRemoteAddress().getAddress().getHostAddress();
       m.downloads.merge(client, 1, Integer::sum);

@@ -47,7 +47,12 @@ final class NetnsAgents implements AutoCloseable {
 
   static NetnsAgents up(int count, Path logs) throws Exception {
     run("down");
-    run("up", Integer.toString(count), "10.250.0.0/24");
+    try {
+      run("up", Integer.toString(count), "10.250.0.0/24");
+    } catch (IOException e) {
+      run("down"); // nothing half made is left on the machine
+      throw e;
+    }
     return new NetnsAgents(count, logs);
   }
 

@@ -41,7 +41,7 @@ class NetnsInstallTest {
   static final Pattern STAGE = Pattern.compile("reached installation stage ([^:]+)(: (.*))?$");
 
   /** Kept after the run (agents', controller's and mock cluster's logs); the disks' files are removed. */
-  static final Path work = Path.of("target", "netns-install").toAbsolutePath();
+  static final Path WORK = Path.of("target", "netns-install").toAbsolutePath();
   static String skip;
   static MetalImage image;
   static Rendezvous system;
@@ -60,23 +60,23 @@ class NetnsInstallTest {
     if (skip != null) {
       return;
     }
-    deleteTree(work);
-    image = MetalImage.buildAndServe(Files.createDirectories(work.resolve("image")));
+    deleteTree(WORK);
+    image = MetalImage.buildAndServe(Files.createDirectories(WORK.resolve("image")));
     int port = TestSystem.freePort();
     JsonArray osImages = new JsonArray().add(new JsonObject().put("openshift_version", "4.18")
         .put("cpu_architecture", "x86_64").put("url", TestSystem.baseIso().toString()).put("version", "418.94.202507-0")
         .put("metal_url", image.url(NetnsAgents.BRIDGE_ADDRESS)).put("metal_sha256", image.sha256));
     // Thresholds lowered for this small machine, as NetnsEndToEndTest does; the service's public URL is the bridge's
     // address, which the hosts reach from their namespaces (the install step's ignition_url is built from it).
-    system = TestSystem.start(work.resolve("data"), Map.of("hw-min-cpu-cores", "1", "hw-min-ram-mib", "512",
+    system = TestSystem.start(WORK.resolve("data"), Map.of("hw-min-cpu-cores", "1", "hw-min-ram-mib", "512",
         "hw-min-disk-gb", "1", "gateway-check-in-interval-seconds", "2", "gateway-heartbeat-seconds", "2",
         "api-port", Integer.toString(port), "public-url", "http://" + NetnsAgents.BRIDGE_ADDRESS + ":" + port,
         "os-images", osImages.encode()));
     api = new Api(port, Files.readString(system.adminTokenFile()).strip());
-    hosts = NetnsAgents.up(6, Files.createDirectories(work.resolve("logs")));
+    hosts = NetnsAgents.up(6, Files.createDirectories(WORK.resolve("logs")));
     hosts.fileBackedDisks(2L << 30);
     StringBuilder dns = new StringBuilder();
-    for (String name : List.of("ha", "sno", "badimage", "badworker")) {
+    for (String name : List.of("ha", "sno", "badimage")) {
       dns.append("10.250.0.200 api.").append(name).append(".example.com api-int.").append(name).append(".example.com\n")
           .append("10.250.0.201 console-openshift-console.apps.").append(name).append(".example.com\n");
     }
@@ -90,8 +90,9 @@ class NetnsInstallTest {
       // closed in reverse order
     } finally {
       for (int i = 1; i <= 6; i++) {
-        Files.deleteIfExists(work.resolve("logs/disk-" + i + ".img"));
+        Files.deleteIfExists(WORK.resolve("logs/disk-" + i + ".img"));
       }
+      deleteTree(WORK.resolve("data")); // the embedded servers' files; the logs stay
     }
   }
 
@@ -118,7 +119,7 @@ class NetnsInstallTest {
     }
     Install ha = Install.discover("ha", List.of(1, 2, 3, 4, 5),
         Map.of(1, "master", 2, "master", 3, "master", 4, "worker", 5, "worker"));
-    try (NewCluster cluster = NewCluster.start(Files.createDirectories(work.resolve("logs/ha")))) {
+    try (NewCluster cluster = NewCluster.start(Files.createDirectories(WORK.resolve("logs/ha")))) {
       ha.playTheNewCluster(cluster);
       assertTrue(cluster.controllerReadyEvent(), "the controller announced itself in the cluster (AssistedControllerIsReady)");
       assertEquals(0, Await.until("the controller to exit", Duration.ofSeconds(30), cluster::controllerExit),
@@ -150,6 +151,12 @@ class NetnsInstallTest {
     long joinedBefore = ha.ids.values().stream().filter(id -> !id.equals(bootstrap) && "master".equals(ha.role(id)))
         .filter(id -> order.indexOf(id + " Joined") >= 0 && order.indexOf(id + " Joined") < pivot).count();
     assertEquals(2, joinedBefore, "two other masters joined before the bootstrap rebooted: " + order);
+    for (int w : List.of(4, 5)) { // and a worker reboots once two masters are Done (their nodes Ready)
+      int reboot = order.indexOf(ha.ids.get(w) + " Rebooting");
+      long doneBefore = ha.ids.values().stream().filter(id -> "master".equals(ha.role(id)))
+          .filter(id -> order.indexOf(id + " Done") >= 0 && order.indexOf(id + " Done") < reboot).count();
+      assertTrue(doneBefore >= 2, "two masters Done before host-" + w + " rebooted: " + order);
+    }
     assertEquals(200, api.get("/clusters/" + ha.cluster + "/credentials").status());
     Api.Reply kubeconfig = api.get("/clusters/" + ha.cluster + "/downloads/credentials?file_name=kubeconfig");
     assertEquals(200, kubeconfig.status(), kubeconfig.body());
@@ -164,7 +171,7 @@ class NetnsInstallTest {
   void aSingleNodeInstallsInPlaceAndTheClusterIsInstalled() throws Exception {
     Assumptions.assumeTrue(skip == null, () -> "skipped: " + skip);
     Install sno = Install.discover("sno", List.of(6), Map.of(6, "master"));
-    try (NewCluster cluster = NewCluster.start(Files.createDirectories(work.resolve("logs/sno")))) {
+    try (NewCluster cluster = NewCluster.start(Files.createDirectories(WORK.resolve("logs/sno")))) {
       sno.playTheNewCluster(cluster);
       assertEquals(0, Await.until("the controller to exit", Duration.ofSeconds(30), cluster::controllerExit));
     } finally {
@@ -311,7 +318,7 @@ class NetnsInstallTest {
           if (!checked.containsKey(id) && Set.of("Rebooting", "Joined", "Done").contains(stage)) {
             // the disk as the machine would boot it: the image and this host's own Ignition, as the API serves it
             byte[] ignition = api.bytes("/infra-env/" + infraEnv + "/hosts/" + id + "/downloads/ignition");
-            image.assertInstalledOn(Path.of(hosts.loopDevice(nums.get(id))), ignition, work);
+            image.assertInstalledOn(Path.of(hosts.loopDevice(nums.get(id))), ignition, WORK);
             checked.put(id, true);
             kube.kubeletRegisters(node, hosts.address(nums.get(id)), "worker".equals(role(id)) ? "worker" : "master");
             kubelet.put(id, node);
