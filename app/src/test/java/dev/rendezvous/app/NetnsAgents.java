@@ -47,7 +47,12 @@ final class NetnsAgents implements AutoCloseable {
 
   static NetnsAgents up(int count, Path logs) throws Exception {
     run("down");
-    run("up", Integer.toString(count), "10.250.0.0/24");
+    try {
+      run("up", Integer.toString(count), "10.250.0.0/24");
+    } catch (IOException e) {
+      run("down"); // nothing half made is left on the machine
+      throw e;
+    }
     return new NetnsAgents(count, logs);
   }
 
@@ -78,12 +83,36 @@ final class NetnsAgents implements AutoCloseable {
     }
   }
 
+  /**
+   * Host i's own root (--host-root), for an agent that installs: the machine's /proc, /sys, /dev, /etc and /run
+   * seen through symlinks, so the inventory reads the same, while what the installer writes under the host's root
+   * (the bootstrap's /opt/openshift/manifests) stays in this host's directory, not on the machine.
+   */
+  Path hostRoot(int i) throws IOException {
+    Path root = logs.resolve("root-" + i);
+    if (!Files.isDirectory(root)) {
+      Files.createDirectories(root);
+      for (String d : List.of("proc", "sys", "dev", "etc", "run")) {
+        Files.createSymbolicLink(root.resolve(d), Path.of("/", d));
+      }
+    }
+    return root;
+  }
+
   /** Starts agent i (1-based) in namespace rdv-ns{i}, as host {@code hostId}. */
   void start(int i, String apiPort, String infraEnvId, String hostId, String token) throws IOException {
+    start(i, apiPort, infraEnvId, hostId, token, null);
+  }
+
+  /** As {@link #start(int, String, String, String, String)}, the agent reading {@code hostRoot} when not null. */
+  void start(int i, String apiPort, String infraEnvId, String hostId, String token, Path hostRoot) throws IOException {
     List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", "rdv-ns" + i, "java", "-Xmx128m",
         "-XX:TieredStopAtLevel=1", "-jar", JAR.toString(),
         "--url", "http://" + BRIDGE_ADDRESS + ":" + apiPort, "--infra-env-id", infraEnvId,
         "--host-id", hostId, "--hostname", "host-" + i, "--include-loop-disks"));
+    if (hostRoot != null) {
+      cmd.addAll(List.of("--host-root", hostRoot.toString()));
+    }
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("agent-" + i + ".log").toFile()));
     pb.environment().put("RDV_AGENT_TOKEN", token);
@@ -98,20 +127,43 @@ final class NetnsAgents implements AutoCloseable {
     }
   }
 
+  /** The loop device attached for host i by {@link #fileBackedDisks(long)}, e.g. /dev/loop7. */
+  String loopDevice(int i) {
+    return loopDevices.get(i - 1);
+  }
+
+  /** The file behind host i's loop device. */
+  Path diskFile(int i) {
+    return logs.resolve("disk-" + i + ".img");
+  }
+
   String address(int i) {
     return "10.250.0." + (i + 1);
   }
 
   @Override
   public void close() throws Exception {
+    // every part torn down even when one fails: loop devices and namespaces are the machine's
+    Exception first = null;
     for (int i = 1; i <= count; i++) {
-      kill(i);
-      deleteRecursively(Path.of("/etc/netns", "rdv-ns" + i));
+      try {
+        kill(i);
+        deleteRecursively(Path.of("/etc/netns", "rdv-ns" + i));
+      } catch (Exception e) {
+        first = first == null ? e : first;
+      }
     }
     for (String loop : loopDevices) {
-      exec("losetup", "-d", loop);
+      try {
+        exec("losetup", "-d", loop);
+      } catch (Exception e) {
+        first = first == null ? e : first;
+      }
     }
     run("down");
+    if (first != null) {
+      throw first;
+    }
   }
 
   private static void deleteRecursively(Path dir) throws IOException {

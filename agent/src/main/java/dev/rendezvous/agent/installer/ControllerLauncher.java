@@ -74,6 +74,8 @@ public interface ControllerLauncher {
           "        - {name: INVENTORY_URL, value: \"" + url + "\"}",
           "        - {name: OPENSHIFT_VERSION, value: \"" + (r.openshiftVersion() == null ? "" : r.openshiftVersion()) + "\"}",
           "        - {name: CONTROL_PLANE_COUNT, value: \"" + (r.controlPlaneCount() == null ? 3 : r.controlPlaneCount()) + "\"}",
+          // the service's check_cvo: the controller then also waits for (and reports) the cluster version operator
+          "        - {name: CHECK_CLUSTER_VERSION, value: \"" + Boolean.TRUE.equals(r.checkCvo()) + "\"}",
           "        - name: PULL_SECRET_TOKEN", "          valueFrom:", "            secretKeyRef:",
           "              name: assisted-installer-controller-secret", "              key: pull-secret-token", "");
       java.nio.file.Files.writeString(dir.resolve("assisted-installer-controller.yaml"), yaml);

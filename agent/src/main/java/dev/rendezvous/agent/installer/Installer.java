@@ -23,9 +23,9 @@ public final class Installer {
     CompletableFuture<Void> write(InstallRequest request, java.util.function.IntConsumer percent);
   }
   private static final Logger LOG = LoggerFactory.getLogger(Installer.class);
-  /** Stages of another host from which it counts as rebooted into the cluster (upstream: its node exists). */
-  private static final Set<String> REBOOTED = Set.of("Rebooting", "Waiting for ignition", "Configuring", "Joined", "Done");
+  /** The bootstrap pivots once two other masters joined its control plane; a worker reboots once two are Done (§1.8). */
   private static final Set<String> JOINED = Set.of("Joined", "Done");
+  private static final Set<String> DONE = Set.of("Done");
 
   /** How long the simulated work takes: each stage's work, and how often a wait looks again. */
   public record Timings(Duration stageWork, Duration poll, Duration waitLimit) {
@@ -78,7 +78,7 @@ public final class Installer {
     flow = flow.thenCompose(v -> writeImage());
     if ("worker".equals(request.role())) {
       flow = flow.thenCompose(v -> report("Waiting for control plane", "Waiting for masters"))
-          .thenCompose(v -> awaitMasters(REBOOTED, 2, "two masters rebooted"));
+          .thenCompose(v -> awaitMasters(DONE, 2, "two masters done"));
     }
     if (request.bootstrap() && !request.singleNode()) {
       flow = flow.thenCompose(v -> report("Waiting for control plane", "Waiting for bootstrap node preparation"))

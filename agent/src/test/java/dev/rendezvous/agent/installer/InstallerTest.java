@@ -43,6 +43,7 @@ class InstallerTest {
   private final Map<String, String> roles = new ConcurrentHashMap<>();
   private final Map<String, String> current = new ConcurrentHashMap<>();
   private final List<String> tokens = new CopyOnWriteArrayList<>();
+  private volatile String mastersBecome = "Done";
   private HttpServer server;
   private ScheduledExecutorService timers;
 
@@ -70,8 +71,8 @@ class InstallerTest {
       String host = path.split("/")[7];
       String stage = JSON.readTree(ex.getRequestBody()).path("current_stage").asText();
       stages.computeIfAbsent(host, h -> new CopyOnWriteArrayList<>()).add(stage);
-      // the controller's part: a master's node joins once it rebooted
-      current.put(host, stage.equals("Rebooting") && roles.get(host).equals("master") ? "Joined" : stage);
+      // the controller's part: a master's node joins once it rebooted, and is Ready (Done) unless the test holds it
+      current.put(host, stage.equals("Rebooting") && roles.get(host).equals("master") ? mastersBecome : stage);
     } else if (path.endsWith("/clusters/" + cluster + "/hosts")) {
       ArrayNode hosts = JSON.createArrayNode();
       roles.forEach((id, role) -> {
@@ -132,6 +133,24 @@ class InstallerTest {
     public void close() {
       finished.complete(null);
     }
+  }
+
+  @Test
+  void aWorkerRebootsOnlyOnceTwoMastersAreDoneNotMerelyJoined() throws Exception {
+    mastersBecome = "Joined";
+    ControllerLauncher none = (r, url, token) -> {
+      throw new AssertionError("no controller here");
+    };
+    List<String> masters = List.of(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+    masters.forEach(m -> installer(request(m, "master", 3), none).run().join());
+    String worker = UUID.randomUUID().toString();
+    CompletableFuture<Void> run = installer(request(worker, "worker", 3), none).run();
+    Thread.sleep(300); // many polls of the hosts
+    assertEquals("Waiting for control plane", stages.get(worker).get(stages.get(worker).size() - 1),
+        "joined masters are not enough: " + stages.get(worker));
+    masters.forEach(m -> current.put(m, "Done")); // their nodes Ready
+    run.get(10, TimeUnit.SECONDS);
+    assertEquals("Rebooting", stages.get(worker).get(stages.get(worker).size() - 1));
   }
 
   @Test

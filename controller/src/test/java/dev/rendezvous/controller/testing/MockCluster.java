@@ -150,8 +150,13 @@ public final class MockCluster implements AutoCloseable {
   }
 
   public void createNode(String name, String ip, boolean ready) {
+    createNode(name, ip, ready, "master");
+  }
+
+  /** A node as its kubelet registers it, labelled with its role ({@code node-role.kubernetes.io/<role>}). */
+  public void createNode(String name, String ip, boolean ready, String role) {
     Node n = new NodeBuilder().withNewMetadata().withName(name)
-        .addToLabels("node-role.kubernetes.io/master", "").endMetadata()
+        .addToLabels("node-role.kubernetes.io/" + role, "").endMetadata()
         .withNewStatus().addNewAddress().withType("InternalIP").withAddress(ip).endAddress()
         .addNewCondition().withType("Ready").withStatus(ready ? "True" : "False").endCondition()
         .withNewNodeInfo().withSystemUUID("uuid-" + name).endNodeInfo()

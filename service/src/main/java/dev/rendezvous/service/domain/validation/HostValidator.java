@@ -467,6 +467,14 @@ public final class HostValidator {
   }
 
   static boolean diskSpeedCheckSuccessful(HostSnapshot h) {
+    // as upstream: a host booted from a persistent disk, or keeping partitions, is never sent the check (see the
+    // planner), so there is nothing to wait for
+    boolean persistentBoot = h.inventory() != null && h.inventory().boot() != null
+        && "persistent".equals(h.inventory().boot().deviceType());
+    if (persistentBoot || h.installerArgs().stream()
+        .anyMatch(a -> a.startsWith("--save-partindex") || a.startsWith("--save-partlabel"))) {
+      return true;
+    }
     HostSnapshot.DiskSpeed s = h.installationDiskPath() == null ? null : h.diskSpeeds().get(h.installationDiskPath());
     return s != null && s.tested() && s.exitCode() == 0;
   }

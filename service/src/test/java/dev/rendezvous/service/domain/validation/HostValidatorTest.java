@@ -229,6 +229,22 @@ class HostValidatorTest {
   }
 
   @Test
+  void theDiskSpeedCheckCountsAsSuccessfulOnlyWhenMeasuredOrNeverToBeSent() {
+    assertFalse(evaluate(SAME, SAME_CLUSTER).diskSpeedCheckSuccessful(), "not measured yet: preparation waits");
+    assertTrue(evaluate(b -> b.diskSpeeds(Map.of("/dev/sda", new HostSnapshot.DiskSpeed(true, 0, 5))), SAME_CLUSTER)
+        .diskSpeedCheckSuccessful());
+    assertFalse(evaluate(b -> b.diskSpeeds(Map.of("/dev/sda", new HostSnapshot.DiskSpeed(true, 1, 0))), SAME_CLUSTER)
+        .diskSpeedCheckSuccessful());
+    // the planner sends no check to a host booted from a persistent disk or keeping partitions (upstream's rule)
+    assertTrue(evaluate(inv(i -> i.putObject("boot").put("device_type", "persistent")), SAME_CLUSTER)
+        .diskSpeedCheckSuccessful(), "persistent boot");
+    assertFalse(evaluate(inv(i -> i.putObject("boot").put("device_type", "ephemeral")), SAME_CLUSTER)
+        .diskSpeedCheckSuccessful(), "live ISO boot is measured");
+    assertTrue(evaluate(b -> b.installerArgs(List.of("--save-partlabel", "data")), SAME_CLUSTER)
+        .diskSpeedCheckSuccessful(), "partitions kept");
+  }
+
+  @Test
   void unboundHostSuppressesClusterValidations() {
     HostValidation v = evaluate(SAME, UNBOUND);
     assertTrue(v.info().find("hostname-unique").isEmpty());
