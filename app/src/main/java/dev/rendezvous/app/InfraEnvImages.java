@@ -72,17 +72,8 @@ final class InfraEnvImages implements InfraEnvImageSource {
         }
         // the infra-env's agent token (what the discovery Ignition and presigned files carry) also downloads
         Optional<AgentTokens.AgentClaims> claims = AgentTokens.verify(agentTokenSecret, c.value());
-        if (claims.isEmpty()) {
-          return Future.failedFuture(new ImageRequestException(401, param, "is not a valid token"));
-        }
-        if (!claims.get().infraEnvId().equals(d.infraEnv().id().toString())) {
-          return Future.failedFuture(new ImageRequestException(403, param, "belongs to another infra-env"));
-        }
-        if (claims.get().generation() != d.infraEnv().signingKeyGeneration()) {
-          return Future.failedFuture(new ImageRequestException(401, param,
-              "was signed with a key that has been regenerated; get a new URL (downloads/image-url)"));
-        }
-        return Future.succeededFuture();
+        return claims.isEmpty() ? Future.failedFuture(new ImageRequestException(401, param, "is not a valid token"))
+            : sameInfraEnvAndKey(d, claims.get().infraEnvId(), claims.get().generation(), param);
       }
       case AUTHORIZATION -> {
         String v = c.value() == null ? "" : c.value().strip();
@@ -111,16 +102,22 @@ final class InfraEnvImages implements InfraEnvImageSource {
     if (claims.isEmpty()) {
       return Future.failedFuture(new ImageRequestException(401, param, "is not a valid token"));
     }
-    if (!claims.get().infraEnvId().equals(d.infraEnv().id().toString())) {
-      return Future.failedFuture(new ImageRequestException(403, param, "belongs to another infra-env"));
-    }
-    if (claims.get().generation() != d.infraEnv().signingKeyGeneration()) {
-      return Future.failedFuture(new ImageRequestException(401, param,
-          "was signed with a key that has been regenerated; get a new URL (downloads/image-url)"));
-    }
     if (claims.get().expired(clock.instant())) {
       return Future.failedFuture(new ImageRequestException(401, param, "has expired at "
           + java.time.Instant.ofEpochSecond(claims.get().expiresAtEpochSecond()) + "; get a new URL (downloads/image-url)"));
+    }
+    return sameInfraEnvAndKey(d, claims.get().infraEnvId(), claims.get().generation(), param);
+  }
+
+  /** A token of another infra-env is a 403; one signed under a since regenerated key a 401. */
+  private static Future<Void> sameInfraEnvAndKey(InfraEnvDownloads.Discovery d, String infraEnvId, int generation,
+      String param) {
+    if (!infraEnvId.equals(d.infraEnv().id().toString())) {
+      return Future.failedFuture(new ImageRequestException(403, param, "belongs to another infra-env"));
+    }
+    if (generation != d.infraEnv().signingKeyGeneration()) {
+      return Future.failedFuture(new ImageRequestException(401, param,
+          "was signed with a key that has been regenerated; get a new URL (downloads/image-url)"));
     }
     return Future.succeededFuture();
   }
