@@ -41,9 +41,15 @@ class DiscoveryImageTest {
     assertEquals(200, ign.status(), ign.body());
     JsonObject config = new JsonObject(ign.body());
     assertEquals("3.1.0", config.getJsonObject("ignition").getString("version"));
-    String token = system.agentToken(id, clusterId);
     String agentEnv = fileContents(config, "/etc/rendezvous/agent.env");
-    assertTrue(agentEnv.contains("RDV_AGENT_TOKEN=" + token), "the agent token is in the Ignition: " + agentEnv);
+    String token = agentEnv.lines().filter(l -> l.startsWith("RDV_AGENT_TOKEN=")).findFirst().orElseThrow()
+        .substring("RDV_AGENT_TOKEN=".length());
+    var claims = dev.rendezvous.bus.auth.AgentTokens.verify(
+        Rendezvous.agentTokenSecret(system.config()).getBytes(java.nio.charset.StandardCharsets.UTF_8), token);
+    assertTrue(claims.isPresent() && claims.get().infraEnvId().equals(id) && clusterId.equals(claims.get().clusterId()),
+        "the infra-env's agent token is in the Ignition: " + agentEnv);
+    assertEquals(config, new JsonObject(api.get("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign").body()),
+        "the same Ignition on every download");
 
     String url = ie.getString("download_url");
     assertTrue(url.contains("api_key="), url);

@@ -46,7 +46,7 @@ class InfraEnvApiTest {
   void unboundInfraEnvUsesTheDefaultRelease() {
     JsonObject ie = api.post("/infra-envs", Api.infraEnv("late-binding", null)).json();
     assertEquals(null, ie.getString("cluster_id"));
-    assertEquals("4.18", ie.getString("openshift_version"));
+    assertEquals("4.22", ie.getString("openshift_version"), "the catalog's default, as upstream's");
   }
 
   @Test

@@ -49,10 +49,16 @@ final class TestSystem {
     return shared;
   }
 
-  /** The --os-images value of the shared system: a small base ISO made for the tests, for 4.18 x86_64. */
+  /**
+   * The --os-images value of the shared system: a small base ISO made for the tests, for 4.18 (what Api.cluster asks
+   * for) and for the catalog's default release (what an unbound infra-env gets), both x86_64.
+   */
   static String osImages() throws Exception {
-    return "[{\"openshift_version\":\"4.18\",\"cpu_architecture\":\"x86_64\",\"url\":\""
-        + baseIso() + "\",\"version\":\"418.94.202507-0\"}]";
+    String iso = baseIso().toString();
+    return "[{\"openshift_version\":\"4.18\",\"cpu_architecture\":\"x86_64\",\"url\":\"" + iso
+        + "\",\"version\":\"418.94.202507-0\"},{\"openshift_version\":\""
+        + dev.rendezvous.service.catalog.ReleaseCatalog.builtIn().defaultRelease().openshiftVersion()
+        + "\",\"cpu_architecture\":\"x86_64\",\"url\":\"" + iso + "\",\"version\":\"test-default\"}]";
   }
 
   static synchronized Api admin() {
