@@ -122,7 +122,7 @@ public final class AgentRuntime {
    * disks only), the bootstrap rendering the controller's Job into the new cluster's manifests. It does not reboot
    * the machine: it reports Rebooting and leaves that to whoever runs it.
    */
-  private static StepExecutor realInstall(AgentConfig config, HostRoot root) {
+  private static StepExecutor realInstall(AgentConfig config, HostRoot root, CommandRunner commands) {
     java.util.concurrent.ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rdv-installer");
       t.setDaemon(true);
@@ -138,7 +138,8 @@ public final class AgentRuntime {
           config.url().toString(), config.token(),
           new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
               java.time.Duration.ofMinutes(60)),
-          new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), "")).run();
+          new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), "",
+              dev.rendezvous.agent.installer.BootOrder.ofThisMachine(commands))).run();
     });
   }
 
@@ -164,7 +165,7 @@ public final class AgentRuntime {
       AgentConfig config, HostRoot root, CommandRunner commands, HardwareProbe probe, LogsUploader uploader) {
     InventoryCollector collector = new InventoryCollector(root, commands, probe, config.hostname(), config.includeLoopDisks());
     Map<String, StepExecutor> m = new HashMap<>();
-    m.put(StepTypes.INSTALL, realInstall(config, root));
+    m.put(StepTypes.INSTALL, realInstall(config, root, commands));
     m.put(StepTypes.INVENTORY, new InventoryExecutor(collector, InventoryTruncation.DEFAULT_MAX_DISKS));
     m.put(StepTypes.CONNECTIVITY_CHECK, new ConnectivityCheckExecutor(commands, collector::interfaces, 3));
     m.put(StepTypes.FREE_NETWORK_ADDRESSES, new FreeAddressesExecutor(commands, collector::interfaces, 64));

@@ -56,7 +56,7 @@ public final class ImageWriter {
       int last = -1;
       for (int n; (n = image.read(buf)) > 0; ) {
         digest.update(buf, 0, n);
-        out.write(ByteBuffer.wrap(buf, 0, n), written);
+        writeFully(out, ByteBuffer.wrap(buf, 0, n), written);
         written += n;
         int pct = size > 0 ? (int) Math.min(100, written * 100 / size) : 0;
         if (pct / 10 != last / 10) {
@@ -72,6 +72,21 @@ public final class ImageWriter {
         throw new IOException("the OS image's sha256 is " + got + ", expected " + sha256 + "; the disk was wiped");
       }
       percent.accept(100);
+    }
+  }
+
+  /**
+   * A block device that went away or shrank takes no more bytes (the write returns 0, or fails): that is an error,
+   * never a silently short image.
+   */
+  static void writeFully(FileChannel out, ByteBuffer data, long position) throws IOException {
+    long at = position;
+    while (data.hasRemaining()) {
+      int n = out.write(data, at);
+      if (n <= 0) {
+        throw new IOException("the disk took no more data at byte " + at + ": it is gone or smaller than the image");
+      }
+      at += n;
     }
   }
 
@@ -188,17 +203,17 @@ public final class ImageWriter {
     long entriesCrc = crc.getValue();
     UUID disk = UUID.randomUUID();
     long entrySectors = ENTRIES * ENTRY_SIZE / SECTOR;
-    out.write(header(1, lastLba, 2, lastLba, entriesCrc, disk), SECTOR);
-    out.write(ByteBuffer.wrap(entries.array()), 2 * SECTOR);
-    out.write(ByteBuffer.wrap(entries.array()), (lastLba - entrySectors) * SECTOR);
-    out.write(header(lastLba, 1, lastLba - entrySectors, lastLba, entriesCrc, disk), lastLba * SECTOR);
+    writeFully(out, header(1, lastLba, 2, lastLba, entriesCrc, disk), SECTOR);
+    writeFully(out, ByteBuffer.wrap(entries.array()), 2 * SECTOR);
+    writeFully(out, ByteBuffer.wrap(entries.array()), (lastLba - entrySectors) * SECTOR);
+    writeFully(out, header(lastLba, 1, lastLba - entrySectors, lastLba, entriesCrc, disk), lastLba * SECTOR);
     ByteBuffer mbr = ByteBuffer.allocate((int) SECTOR).order(ByteOrder.LITTLE_ENDIAN);
     mbr.position(446);
     mbr.put((byte) 0).put(new byte[] {0, 2, 0}).put((byte) 0xEE).put(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF});
     mbr.putInt(1).putInt((int) Math.min(0xFFFFFFFFL, sectors - 1));
     mbr.position(510);
     mbr.put((byte) 0x55).put((byte) 0xAA);
-    out.write(mbr.flip().position(0), 0);
+    writeFully(out, mbr.flip().position(0), 0);
   }
 
   private static ByteBuffer header(long myLba, long altLba, long entriesLba, long lastLba, long entriesCrc, UUID disk) {

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -21,7 +22,15 @@ public final class RealDisk implements Installer.Disk {
   private final Executor blocking;
   private final String kernelArgs;
 
+  private final BootOrder bootOrder;
+
   public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, String kernelArgs) {
+    this(service, http, blocking, kernelArgs, null);
+  }
+
+  /** With {@code bootOrder}: after the write, the disk becomes the firmware's first boot entry (null: never). */
+  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, String kernelArgs, BootOrder bootOrder) {
+    this.bootOrder = bootOrder;
     this.service = service;
     this.http = http;
     this.blocking = blocking;
@@ -52,6 +61,10 @@ public final class RealDisk implements Installer.Disk {
           ImageWriter.addIgnition(device, ign, kernelArgs);
         } else {
           ImageWriter.writeBootLayout(device, ign, kernelArgs, percent);
+        }
+        // a file or loop device is no boot disk of this machine: its firmware boot entries are never touched for one
+        if (bootOrder != null && !Files.isRegularFile(device) && !device.getFileName().toString().startsWith("loop")) {
+          bootOrder.set(device);
         }
       } catch (Exception e) {
         throw new java.util.concurrent.CompletionException(e);

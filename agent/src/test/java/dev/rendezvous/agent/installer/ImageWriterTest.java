@@ -102,6 +102,66 @@ class ImageWriterTest {
     assertArrayEquals(new byte[1 << 20], head, "a mismatching image does not stay bootable");
   }
 
+  /**
+   * A disk pulled mid-write, as near as this machine allows (no device-mapper here): a loop device whose backing file is
+   * cut to 1 MiB and whose capacity is re-read while the image streams in. The kernel then takes no more bytes; the
+   * writer must fail, never report a short image as written.
+   */
+  @Test
+  void aDiskThatGoesAwayMidWriteFailsTheWrite() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,
+        "loop devices need root");
+    Path backing = disk(64);
+    Process attach = new ProcessBuilder("losetup", "--find", "--show", backing.toString()).start();
+    String loop = new String(attach.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    org.junit.jupiter.api.Assumptions.assumeTrue(attach.waitFor() == 0 && loop.startsWith("/dev/loop"),
+        "losetup is not available here");
+    try {
+      byte[] image = new byte[32 << 20];
+      new Random(11).nextBytes(image);
+      java.util.concurrent.CountDownLatch halfway = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch pulled = new java.util.concurrent.CountDownLatch(1);
+      java.io.InputStream slow = new java.io.FilterInputStream(new ByteArrayInputStream(image)) {
+        long read;
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+          if (read >= (8 << 20)) {
+            halfway.countDown();
+            try {
+              pulled.await();
+            } catch (InterruptedException e) {
+              throw new IOException(e);
+            }
+          }
+          int n = super.read(b, off, len);
+          read += Math.max(n, 0);
+          return n;
+        }
+      };
+      List<Integer> percents = new java.util.concurrent.CopyOnWriteArrayList<>();
+      var writing = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          ImageWriter.writeImage(slow, image.length, null, Path.of(loop), percents::add);
+          return null;
+        } catch (IOException e) {
+          return e;
+        }
+      });
+      assertTrue(halfway.await(30, java.util.concurrent.TimeUnit.SECONDS));
+      try (RandomAccessFile f = new RandomAccessFile(backing.toFile(), "rw")) {
+        f.setLength(1 << 20);
+      }
+      assertEquals(0, new ProcessBuilder("losetup", "-c", loop).start().waitFor(), "capacity re-read");
+      pulled.countDown();
+      IOException e = writing.get(60, java.util.concurrent.TimeUnit.SECONDS);
+      assertTrue(e != null, "the write failed; percents " + percents);
+      assertTrue(!percents.contains(100), percents.toString());
+    } finally {
+      new ProcessBuilder("losetup", "-d", loop).start().waitFor();
+    }
+  }
+
   @Test
   void aDeviceOfThisMachineIsNeverWritten() {
     assertThrows(IOException.class, () -> ImageWriter.writeImage(new ByteArrayInputStream(new byte[1]), 1, null,
