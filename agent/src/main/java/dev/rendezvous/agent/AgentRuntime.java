@@ -122,7 +122,8 @@ public final class AgentRuntime {
    * disks only), the bootstrap rendering the controller's Job into the new cluster's manifests. It does not reboot
    * the machine: it reports Rebooting and leaves that to whoever runs it.
    */
-  private static StepExecutor realInstall(AgentConfig config, HostRoot root, CommandRunner commands) {
+  private static StepExecutor realInstall(AgentConfig config, HostRoot root, CommandRunner commands,
+      java.util.concurrent.atomic.AtomicReference<dev.rendezvous.agent.installer.Installer> running) {
     java.util.concurrent.ScheduledExecutorService timers = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "rdv-installer");
       t.setDaemon(true);
@@ -133,13 +134,15 @@ public final class AgentRuntime {
     return new dev.rendezvous.agent.installer.InstallExecutor(request -> {
       dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
           http, config.url().toString(), config.token(), timers, 360);
-      return new dev.rendezvous.agent.installer.Installer(request, calls, timers,
-          dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(), "rendezvous-controller:latest"),
+      dev.rendezvous.agent.installer.Installer installer = new dev.rendezvous.agent.installer.Installer(request, calls,
+          timers, dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(), "rendezvous-controller:latest"),
           config.url().toString(), config.token(),
           new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
               java.time.Duration.ofMinutes(60)),
           new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), "",
-              dev.rendezvous.agent.installer.BootOrder.ofThisMachine(commands))).run();
+              dev.rendezvous.agent.installer.BootOrder.ofThisMachine(commands)));
+      running.set(installer); // what a stop-installation step stops
+      return installer.run();
     });
   }
 
@@ -165,7 +168,8 @@ public final class AgentRuntime {
       AgentConfig config, HostRoot root, CommandRunner commands, HardwareProbe probe, LogsUploader uploader) {
     InventoryCollector collector = new InventoryCollector(root, commands, probe, config.hostname(), config.includeLoopDisks());
     Map<String, StepExecutor> m = new HashMap<>();
-    m.put(StepTypes.INSTALL, realInstall(config, root, commands));
+    var running = new java.util.concurrent.atomic.AtomicReference<dev.rendezvous.agent.installer.Installer>();
+    m.put(StepTypes.INSTALL, realInstall(config, root, commands, running));
     m.put(StepTypes.INVENTORY, new InventoryExecutor(collector, InventoryTruncation.DEFAULT_MAX_DISKS));
     m.put(StepTypes.CONNECTIVITY_CHECK, new ConnectivityCheckExecutor(commands, collector::interfaces, 3));
     m.put(StepTypes.FREE_NETWORK_ADDRESSES, new FreeAddressesExecutor(commands, collector::interfaces, 64));
@@ -174,7 +178,13 @@ public final class AgentRuntime {
     m.put(StepTypes.INSTALLATION_DISK_SPEED_CHECK, new DiskSpeedCheckExecutor(root, 22L * 1024 * 1024));
     m.put(StepTypes.CONTAINER_IMAGE_AVAILABILITY, new ContainerImageAvailabilityExecutor(commands));
     m.put(StepTypes.LOGS_GATHER, new LogsGatherExecutor(root, commands, config.logFile(), uploader));
-    m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands));
+    m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands, () -> {
+      dev.rendezvous.agent.installer.Installer i = running.getAndSet(null);
+      if (i != null) {
+        i.stop();
+      }
+      return i != null;
+    }));
     return m;
   }
 

@@ -21,6 +21,10 @@ public final class Installer {
   /** Writes the OS and the host's Ignition to the installation disk, reporting percentages. */
   public interface Disk {
     CompletableFuture<Void> write(InstallRequest request, java.util.function.IntConsumer percent);
+
+    /** Stops a write under way (the installation was cancelled): the write then fails. */
+    default void stop() {
+    }
   }
   private static final Logger LOG = LoggerFactory.getLogger(Installer.class);
   /** The bootstrap pivots once two other masters joined its control plane; a worker reboots once two are Done (§1.8). */
@@ -44,6 +48,7 @@ public final class Installer {
   private final Timings timings;
   private final Disk disk;
   private volatile ControllerLauncher.Running controller;
+  private volatile boolean stopped;
 
   /** A dry-run installer: the disk write is simulated. */
   public Installer(InstallRequest request, ServiceCalls service, ScheduledExecutorService scheduler,
@@ -96,10 +101,27 @@ public final class Installer {
         return CompletableFuture.<Void>completedFuture(null);
       }
       Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+      if (stopped) {
+        // cancelled by the service: it already moved the host on, so nothing more is reported, not even Failed
+        LOG.atInfo().addKeyValue("host_id", request.hostId()).log("installation stopped");
+        return CompletableFuture.<Void>failedFuture(new java.util.concurrent.CancellationException("installation stopped"));
+      }
       LOG.atWarn().addKeyValue("host_id", request.hostId()).log("dry-run installation failed: " + cause);
       return report("Failed", String.valueOf(cause.getMessage())).handle((x, y) -> (Void) null)
           .thenCompose(x -> CompletableFuture.<Void>failedFuture(cause));
     }).thenCompose(f -> f);
+  }
+
+  /**
+   * Stops this installation (upstream's stop-installation stops the installer container): no further stage is
+   * reported and a disk write under way is broken off. The host's disk is left as it is; a reset and a new install
+   * write it again.
+   */
+  public void stop() {
+    stopped = true;
+    if (disk != null) {
+      disk.stop();
+    }
   }
 
   /** The controller, while it runs (the bootstrap's and single node's). */
@@ -194,6 +216,9 @@ public final class Installer {
   }
 
   private CompletableFuture<Void> report(String stage, String info) {
+    if (stopped) {
+      return CompletableFuture.failedFuture(new java.util.concurrent.CancellationException("installation stopped"));
+    }
     return service.progress(request, stage, info);
   }
 }

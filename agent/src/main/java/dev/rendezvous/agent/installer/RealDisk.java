@@ -23,6 +23,8 @@ public final class RealDisk implements Installer.Disk {
   private final String kernelArgs;
 
   private final BootOrder bootOrder;
+  private volatile Thread writer;
+  private volatile boolean stopped;
 
   public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, String kernelArgs) {
     this(service, http, blocking, kernelArgs, null);
@@ -47,7 +49,11 @@ public final class RealDisk implements Installer.Disk {
         ? service.downloadUrl(r.ignitionUrl())
         : service.download("/infra-env/" + r.infraEnvId() + "/hosts/" + r.hostId() + "/downloads/ignition");
     return ignition.thenAcceptAsync(ign -> {
+      writer = Thread.currentThread();
       try {
+        if (stopped) {
+          throw new java.io.InterruptedIOException("the installation was stopped");
+        }
         if (r.metalImageUrl() != null && !r.metalImageUrl().isBlank()) {
           HttpResponse<InputStream> image = http.send(HttpRequest.newBuilder(URI.create(r.metalImageUrl())).build(),
               HttpResponse.BodyHandlers.ofInputStream());
@@ -68,7 +74,20 @@ public final class RealDisk implements Installer.Disk {
         }
       } catch (Exception e) {
         throw new java.util.concurrent.CompletionException(e);
+      } finally {
+        writer = null;
+        Thread.interrupted(); // a stop's interrupt must not outlive this write on the pool's thread
       }
     }, blocking);
+  }
+
+  /** Breaks off the write: interrupting the thread closes the disk's channel (an interruptible FileChannel). */
+  @Override
+  public void stop() {
+    stopped = true;
+    Thread t = writer;
+    if (t != null) {
+      t.interrupt();
+    }
   }
 }

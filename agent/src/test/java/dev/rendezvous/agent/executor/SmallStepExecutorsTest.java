@@ -145,4 +145,14 @@ class SmallStepExecutorsTest {
     assertEquals(0, new StopInstallationExecutor(podman).execute(step("stop-installation")).exitCode());
     assertEquals(List.of("podman", "stop", "-i", "-t", "5", "assisted-installer"), podman.calls().get(0));
   }
+
+  @Test
+  void stopInstallationStopsThisAgentsOwnInstallerFirst() throws Exception {
+    java.util.concurrent.atomic.AtomicInteger stops = new java.util.concurrent.atomic.AtomicInteger();
+    StepOutcome out = new StopInstallationExecutor(new FixtureCommands(), () -> stops.incrementAndGet() == 1)
+        .execute(step("stop-installation"));
+    assertEquals(1, stops.get());
+    assertEquals(0, out.exitCode());
+    assertEquals("stopped the installer", out.output());
+  }
 }

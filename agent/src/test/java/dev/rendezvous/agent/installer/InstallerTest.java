@@ -83,6 +83,20 @@ class InstallerTest {
       out = JSON.writeValueAsBytes(hosts);
     } else if (path.startsWith("/api/assisted-install/v2/infra-env/" + infraEnv + "/hosts/") && path.endsWith("/downloads/ignition")) {
       out = HOST_IGNITION.getBytes(StandardCharsets.UTF_8);
+    } else if (path.equals("/slow-metal.raw")) {
+      // a 32 MiB image served at 10 MiB/s: long enough to be stopped in the middle
+      ex.sendResponseHeaders(200, 32L << 20);
+      try (var body = ex.getResponseBody()) {
+        for (int i = 0; i < 32; i++) {
+          body.write(new byte[1 << 20]);
+          body.flush();
+          Thread.sleep(100);
+        }
+      } catch (IOException | InterruptedException gone) {
+        // the installer stopped reading
+      }
+      ex.close();
+      return;
     } else if (path.endsWith("/downloads/files") && "file_name=bootstrap.ign".equals(ex.getRequestURI().getQuery())) {
       out = "{\"ignition\":{\"version\":\"3.2.0\"}}".getBytes(StandardCharsets.UTF_8);
     } else {
@@ -198,6 +212,44 @@ class InstallerTest {
     assertThrows(Exception.class, () -> run.get(20, TimeUnit.SECONDS));
     List<String> reported = stages.get(host);
     assertEquals("Failed", reported.get(reported.size() - 1), reported.toString());
+  }
+
+  @Test
+  void aStoppedInstallationBreaksOffItsDiskWriteAndReportsNothingMore(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path disk = dir.resolve("sdb.img");
+    try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(disk.toFile(), "rw")) {
+      f.setLength(64L << 20);
+    }
+    String host = UUID.randomUUID().toString();
+    roles.put(host, "worker");
+    String url = "http://127.0.0.1:" + server.getAddress().getPort();
+    InstallRequest r = InstallRequest.parse("{\"cluster_id\":\"" + cluster + "\",\"infra_env_id\":\"" + infraEnv
+        + "\",\"host_id\":\"" + host + "\",\"role\":\"worker\",\"boot_device\":\"" + disk + "\","
+        + "\"control_plane_count\":3,\"openshift_version\":\"4.18\",\"metal_image_url\":\"" + url + "/slow-metal.raw\"}");
+    HttpClient http = HttpClient.newHttpClient();
+    ServiceCalls calls = new ServiceCalls(http, url, "agent-token", timers, 3);
+    Installer installer = new Installer(r, calls, timers, (x, y, z) -> {
+      throw new AssertionError("a worker starts no controller");
+    }, url, "agent-token", new Installer.Timings(Duration.ZERO, Duration.ofMillis(20), Duration.ofSeconds(20)),
+        new RealDisk(calls, http, Executors.newSingleThreadExecutor(), ""));
+    CompletableFuture<Void> run = installer.run();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (!stages.getOrDefault(host, List.of()).contains("Writing image to disk") && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(stages.get(host).contains("Writing image to disk"), String.valueOf(stages.get(host)));
+    long stoppedAt = System.nanoTime();
+    installer.stop();
+    Exception e = assertThrows(Exception.class, () -> run.get(10, TimeUnit.SECONDS));
+    assertTrue(System.nanoTime() - stoppedAt < TimeUnit.SECONDS.toNanos(3), "the 3.2 s download was broken off");
+    int reportsAtStop = stages.get(host).size();
+    Thread.sleep(500);
+    List<String> reported = stages.get(host);
+    assertEquals(reportsAtStop, reported.size(), "nothing is reported after the stop: " + reported);
+    assertTrue(!reported.contains("Failed") && !reported.contains("Rebooting"), reported.toString());
+    assertTrue(String.valueOf(e.getCause()).contains("stopped") || e instanceof java.util.concurrent.CancellationException,
+        String.valueOf(e));
   }
 
   @Test
