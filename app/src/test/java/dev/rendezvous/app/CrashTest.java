@@ -86,14 +86,26 @@ class CrashTest {
         String host = e.getKey();
         int acked = e.getValue();
         // the restarted brain first works through what the bus kept: on a loaded 2-core machine that can take a while
-        JsonObject h = Await.until("host " + host + " with its inventory", Duration.ofSeconds(120), () -> {
+        JsonObject h;
+        try {
+          h = Await.until("host " + host + " with its inventory", Duration.ofSeconds(120), () -> {
+            Api.Reply r = api.get("/infra-envs/" + infraEnvId + "/hosts/" + host);
+            if (r.status() != 200 || (acked >= 0 && r.json().getString("inventory", "").isEmpty())) {
+              return null;
+            }
+            JsonObject json = r.json();
+            return acked < 0 || round(json) >= acked ? json : null;
+          });
+        } catch (AssertionError timedOut) {
+          // what the restarted system says about it: the host as stored, and the brain's bus figures
           Api.Reply r = api.get("/infra-envs/" + infraEnvId + "/hosts/" + host);
-          if (r.status() != 200 || (acked >= 0 && r.json().getString("inventory", "").isEmpty())) {
-            return null;
-          }
-          JsonObject json = r.json();
-          return acked < 0 || round(json) >= acked ? json : null;
-        });
+          String stored = r.status() != 200 ? r.status() + " " + r.body() : "status " + r.json().getString("status")
+              + ", inventory round " + (r.json().getString("inventory", "").isEmpty() ? "none" : round(r.json()));
+          String bus = new Api(second.port, null).get("/metrics").body().lines()
+              .filter(l -> l.startsWith("rdv_bus_") || l.startsWith("rdv_brain")).collect(java.util.stream.Collectors.joining("\n"));
+          throw new AssertionError(timedOut.getMessage() + "; acknowledged round " + acked + "; stored: " + stored
+              + "\n" + bus, timedOut);
+        }
         if (acked >= 0) {
           int stored = round(h);
           assertTrue(stored == acked || stored == acked + 1, host + ": acknowledged round " + acked + ", stored " + stored);

@@ -25,9 +25,13 @@ import java.util.Map;
  *
  * <table>
  *   <caption>topic → payload → writer → readers</caption>
- *   <tr><td>{@value #HOST_REGISTRATIONS}</td><td>{@link HostRegistered}</td><td>gateway</td><td>service (state machine)</td></tr>
+ *   <tr><td>{@value #HOST_REGISTRATIONS}</td><td>none any more (registrations travel with the step replies, below); still
+ *       read, for what an older version wrote</td><td>–</td><td>service (state machine)</td></tr>
  *   <tr><td>{@value #AGENT_PRESENCE}</td><td>{@link AgentPresence}</td><td>gateway</td><td>service (checked-in, disconnected, re-plan on connect)</td></tr>
- *   <tr><td>{@value #STEP_REPLIES}</td><td>{@link StepReplyReceived}</td><td>gateway</td><td>service (validator, state machine)</td></tr>
+ *   <tr><td>{@value #STEP_REPLIES}</td><td>{@link HostRegistered}, {@link StepReplyReceived}</td><td>gateway</td>
+ *       <td>service (validator, state machine). One topic, so a host's registration is always handled before the
+ *       replies it was answered for: across two topics a restarted consumer with a backlog could read the replies
+ *       first, and a reply for a host not yet registered has nothing to apply to</td></tr>
  *   <tr><td>{@value #STEPS}</td><td>{@link StepsToDeliver}</td><td>service (planner)</td><td>every gateway instance, no group (fan-out)</td></tr>
  *   <tr><td>{@value #INSTALL_PROGRESS}</td><td>{@link HostProgressReported}, {@link FinalizingStageReported},
  *       {@link OperatorStatusReported}, {@link KubeconfigStored}, {@link LogsReported},
@@ -50,7 +54,7 @@ public final class Topics {
             HOST_REGISTRATIONS, AGENT_PRESENCE, STEP_REPLIES, STEPS, INSTALL_PROGRESS, CLUSTER_ACTIONS, EVENTS);
 
     private static final Map<Class<? extends BusPayload>, String> TOPIC_OF_PAYLOAD = Map.ofEntries(
-            Map.entry(HostRegistered.class, HOST_REGISTRATIONS),
+            Map.entry(HostRegistered.class, STEP_REPLIES),
             Map.entry(AgentPresence.class, AGENT_PRESENCE),
             Map.entry(StepReplyReceived.class, STEP_REPLIES),
             Map.entry(StepsToDeliver.class, STEPS),

@@ -41,6 +41,7 @@ import java.util.function.Function;
  * cluster moves), then plan every host's next steps and decide which plans to push. No I/O.
  */
 final class BrainRules {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BrainRules.class);
   /** Rounds of host+cluster refresh per unit: enough for ready → preparing → installing in one go. */
   private static final int SETTLE_ROUNDS = 4;
   /** How far the host clock must move before it is stored again (its checks allow minutes of skew). */
@@ -97,6 +98,8 @@ final class BrainRules {
   void stepReply(Work w, UUID hostId, String stepType, int exitCode, String output, String error, Instant at) {
     HostSnapshot h = w.host(hostId);
     if (h == null) {
+      // a deleted host's late reply; a registration always comes before its replies (they share one topic)
+      LOG.atWarn().addKeyValue("host_id", hostId).log("a " + stepType + " reply for a host that is not registered: dropped");
       return;
     }
     Optional<StepType> type = StepType.parse(stepType);
