@@ -53,6 +53,10 @@ class ScaleOutTest {
             }
           });
 
+          // B answers /ready before its brain consumer joined the group: wait until both brains hold partitions,
+          // or a fast swarm is handled by A alone
+          Await.until("both brains assigned partitions", Duration.ofSeconds(60), () -> brainsWithPartitions(kafka) == 2);
+
           // clusters made on each instance, agents on each gateway, both at once
           CompletableFuture<FleetSwarm.Report> onA = CompletableFuture.supplyAsync(
               () -> swarm(a.config().apiPort(), token, "so-a", 3, 3, false));
@@ -129,5 +133,17 @@ class ScaleOutTest {
     shared.forEach((k, v) -> cmd.add("--" + k + "=" + v));
     Files.createDirectories(dataDir);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dataDir.resolve("b.log").toFile()).start();
+  }
+
+  /** How many members of the brain's consumer group have partitions assigned. */
+  static int brainsWithPartitions(EmbeddedKafka kafka) {
+    try (org.apache.kafka.clients.admin.Admin admin = org.apache.kafka.clients.admin.Admin.create(
+        Map.of(org.apache.kafka.clients.admin.AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+      var group = admin.describeConsumerGroups(List.of("rdv-service-brain")).all().get(10, TimeUnit.SECONDS)
+          .get("rdv-service-brain");
+      return (int) group.members().stream().filter(m -> !m.assignment().topicPartitions().isEmpty()).count();
+    } catch (Exception e) {
+      return 0;
+    }
   }
 }
