@@ -41,8 +41,9 @@ class BrainReplayTest {
   @Test
   void replayingWholeTopicsChangesNothing() throws Exception {
     List<String> hosts = BrainFlowTest.newHosts(3);
+    BrainFlowTest.Ready r;
     try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
-      BrainFlowTest.Ready r = BrainFlowTest.readyCluster(api, gw, "brain-replay", hosts);
+      r = BrainFlowTest.readyCluster(api, gw, "brain-replay", hosts);
       BrainFlowTest.awaitCluster(api, r.cluster(), "ready");
       api.post("/clusters/" + r.cluster() + "/actions/install", null); // an action on the bus too
       BrainFlowTest.awaitCluster(api, r.cluster(), "preparing-for-installation");

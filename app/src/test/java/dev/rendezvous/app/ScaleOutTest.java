@@ -57,15 +57,17 @@ class ScaleOutTest {
           // or a fast swarm is handled by A alone
           Await.until("both brains assigned partitions", Duration.ofSeconds(60), () -> brainsWithPartitions(kafka) == 2);
 
-          // clusters made on each instance, agents on each gateway, both at once
+          // clusters made on each instance, agents on each gateway, both at once; 10 clusters, so that the chance of
+          // none of them hashing to B's partitions (which would leave B idle) is 1 in 1,024
+
           CompletableFuture<FleetSwarm.Report> onA = CompletableFuture.supplyAsync(
-              () -> swarm(a.config().apiPort(), token, "so-a", 3, 3, false));
+              () -> swarm(a.config().apiPort(), token, "so-a", 5, 3, false));
           CompletableFuture<FleetSwarm.Report> onB = CompletableFuture.supplyAsync(
-              () -> swarm(bPort, token, "so-b", 3, 3, false));
+              () -> swarm(bPort, token, "so-b", 5, 3, false));
           FleetSwarm.Report ra = onA.get(180, TimeUnit.SECONDS);
           FleetSwarm.Report rb = onB.get(180, TimeUnit.SECONDS);
-          assertEquals(3, ra.clustersByStatus().getOrDefault("ready", 0), "A's clusters: " + ra.clustersByStatus());
-          assertEquals(3, rb.clustersByStatus().getOrDefault("ready", 0), "B's clusters: " + rb.clustersByStatus());
+          assertEquals(5, ra.clustersByStatus().getOrDefault("ready", 0), "A's clusters: " + ra.clustersByStatus());
+          assertEquals(5, rb.clustersByStatus().getOrDefault("ready", 0), "B's clusters: " + rb.clustersByStatus());
           // the work was shared: each brain handled events of its own partitions
           double handledA = SwarmTest.value(viaA.get("/metrics").body(), "rdv_bus_events_handled_total{group=\"rdv-service-brain\"}");
           double handledB = SwarmTest.value(viaB.get("/metrics").body(), "rdv_bus_events_handled_total{group=\"rdv-service-brain\"}");
@@ -82,6 +84,8 @@ class ScaleOutTest {
             acknowledged.add(new String[] {infraEnv, host});
           }
           b.destroyForcibly();
+          Files.copy(dir.resolve("b").resolve("b.log"), Path.of("target", "scale-out-b.log"),
+              java.nio.file.StandardCopyOption.REPLACE_EXISTING);
           assertTrue(b.waitFor(30, TimeUnit.SECONDS), "B is gone");
 
           // A takes B's partitions over: what B acknowledged shows up, through A
