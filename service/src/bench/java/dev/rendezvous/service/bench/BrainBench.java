@@ -38,16 +38,18 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * The brain end to end on the embedded Kafka and PostgreSQL: step replies published on the bus, each one a
  * unit of work (load or cache, domain, one guarded transaction with its events and claim, next steps
- * published). Hosts in 3-host clusters. Prints, per phase, events/s and latencies from publish to commit
+ * published). Hosts in 3-host clusters unless told otherwise. Prints, per phase, events/s and latencies from publish to commit
  * and (where the plan changes) to the host's next steps seen on the steps topic; then baselines in the same
  * process: the same replies through a no-op handler, and through a handler doing one minimal transaction.
  *
- * <p>Usage: {@code mvn -q -B -pl service -am install -DskipTests && mvn -B -pl service -Pbench test-compile exec:java -Dexec.args="1000 32 [durable|relaxed]"}
- * (hosts, partitions).
+ * <p>Usage: {@code mvn -q -B -pl service -am install -DskipTests && mvn -B -pl service -Pbench test-compile exec:java -Dexec.args="1000 32 [durable|relaxed] [hosts-per-cluster]"}
+ * (hosts, partitions, durability, hosts per cluster: 3 unless given).
  */
 public final class BrainBench {
   private static final AtomicLong COMMITS = new AtomicLong();
   private static final AtomicLong REPLIES = new AtomicLong();
+  private static final AtomicLong UNITS = new AtomicLong();
+  private static final AtomicLong UNIT_EVENTS = new AtomicLong();
   private static final Map<String, Long> SENT = new ConcurrentHashMap<>();
   private static final Map<String, Long> AWAITING_STEPS = new ConcurrentHashMap<>();
   private static Latencies toCommit = new Latencies();
@@ -57,10 +59,11 @@ public final class BrainBench {
     int hosts = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int partitions = args.length > 1 ? Integer.parseInt(args[1]) : 32;
     boolean durable = args.length <= 2 || !args[2].equals("relaxed"); // third argument: durable (default) or relaxed
-    int clusters = (hosts + 2) / 3;
+    int perCluster = args.length > 3 ? Integer.parseInt(args[3]) : 3; // fourth: hosts per cluster
+    int clusters = (hosts + perCluster - 1) / perCluster;
     Path dir = Files.createTempDirectory("rdv-brain-bench");
-    System.out.printf("brain bench: %,d hosts in %,d clusters of 3, %d partitions, %d cores%n", hosts, clusters,
-        partitions, Runtime.getRuntime().availableProcessors());
+    System.out.printf("brain bench: %,d hosts in %,d clusters of %d, %d partitions, %d cores%n", hosts, clusters,
+        perCluster, partitions, Runtime.getRuntime().availableProcessors());
     Vertx vertx = Vertx.vertx();
     try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"), durable);
         EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), durable)) {
@@ -88,6 +91,8 @@ public final class BrainBench {
 
           @Override
           public void eventsCommitted(dev.rendezvous.service.brain.WorkKey key, List<String> eventIds) {
+            UNITS.incrementAndGet();
+            UNIT_EVENTS.addAndGet(eventIds.size());
             for (String id : eventIds) { // a batched unit commits several of the bench's events at once
               Long t0 = SENT.remove(id);
               if (t0 != null) {
@@ -101,7 +106,7 @@ public final class BrainBench {
           consumer.started().get(60, TimeUnit.SECONDS);
           List<Host> all = new ArrayList<>();
           for (UUID[] c : ids) {
-            for (int i = 1; i <= 3 && all.size() < hosts; i++) {
+            for (int i = 1; i <= perCluster && all.size() < hosts; i++) {
               all.add(new Host(c[0], c[1], UUID.randomUUID(), i));
             }
           }
@@ -141,6 +146,8 @@ public final class BrainBench {
     toCommit = new Latencies();
     toSteps = new Latencies();
     long before = COMMITS.get();
+    long units0 = UNITS.get();
+    long unitEvents0 = UNIT_EVENTS.get();
     List<BusEvent> events = new ArrayList<>(hosts.size());
     for (Host h : hosts) {
       events.add(BusEvent.of(h.cluster.toString(), h.infraEnv.toString(), h.id.toString(), payload.apply(h)));
@@ -165,8 +172,13 @@ public final class BrainBench {
     if (expectSteps) {
       await(() -> AWAITING_STEPS.isEmpty(), Duration.ofSeconds(60));
     }
-    System.out.printf("%n%s: %,d events in %.2f s = %,.0f events/s%n  publish -> committed  %s%n", name, hosts.size(),
-        secs, rate, toCommit.summary());
+    long units = UNITS.get() - units0;
+    long[] pr = Brain.PROF.clone(); java.util.Arrays.fill(Brain.PROF, 0);
+    System.out.printf("PROF body %.0f ms, settle %.0f ms, plan %.0f ms, commit %.0f ms, publish %.0f ms, attempts %d, scope %d, loads %d%n",
+        pr[0]/1e6, pr[1]/1e6, pr[2]/1e6, pr[3]/1e6, pr[4]/1e6, pr[5], pr[6], pr[7]);
+    System.out.printf("%n%s: %,d events in %.2f s = %,.0f events/s (%,d units, %.1f events per unit)%n"
+        + "  publish -> committed  %s%n", name, hosts.size(), secs, rate, units,
+        units == 0 ? 0.0 : (UNIT_EVENTS.get() - unitEvents0) / (double) units, toCommit.summary());
     if (expectSteps) {
       System.out.printf("  publish -> next steps on the steps topic  %s%n", toSteps.summary());
     }

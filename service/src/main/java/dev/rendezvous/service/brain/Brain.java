@@ -83,6 +83,12 @@ public final class Brain {
   private final BrainRules rules;
   /** Parsed state per key, reused while its row versions hold. Touched on the key's lane context only. */
   private final Map<WorkKey, Loaded> cache = new ConcurrentHashMap<>();
+  /**
+   * When this instance last wrote each cached key (a sequence, not a clock): the monitor's version check reads the
+   * rows while units commit, and a key written since that read began only looks changed by someone else.
+   */
+  private final java.util.concurrent.atomic.AtomicLong writeSequence = new java.util.concurrent.atomic.AtomicLong();
+  private final Map<WorkKey, Long> lastWrite = new ConcurrentHashMap<>();
   /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
   private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
   /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
@@ -156,6 +162,17 @@ public final class Brain {
   /** Forgets every cached key (e.g. when this instance's partitions changed). */
   public void clearCache() {
     cache.clear();
+    lastWrite.clear();
+  }
+
+  /** Marks the key as written by this instance now; see {@link #dropStale}. */
+  private void wrote(WorkKey key) {
+    lastWrite.put(key, writeSequence.incrementAndGet());
+  }
+
+  /** A mark to take before reading the rows' versions for {@link #dropStale}. */
+  long writeMark() {
+    return writeSequence.get();
   }
 
   // ----------------------------------------------------------------------------------------- key lookup
@@ -264,6 +281,7 @@ public final class Brain {
         case COMMITTED -> {
           Loaded after = w.committed();
           cache.put(key, after);
+          wrote(key);
           after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
           publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
@@ -339,6 +357,7 @@ public final class Brain {
     Map<UUID, HostRecord> hosts = new java.util.LinkedHashMap<>(l.hosts());
     hosts.put(hostId, r.withSnapshot(next));
     cache.put(key, new Loaded(key, l.tenant(), l.cluster(), hosts, l.staticNetworking()));
+    wrote(key);
   }
 
   /** Drops a key from the cache so its next unit reads the rows again. */
@@ -633,8 +652,11 @@ public final class Brain {
   }
 
   /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */
-  void dropStale(Map<WorkKey, BrainStore.Versions> current) {
+  void dropStale(Map<WorkKey, BrainStore.Versions> current, long mark) {
     for (WorkKey k : List.copyOf(cache.keySet())) {
+      if (lastWrite.getOrDefault(k, 0L) > mark) {
+        continue; // written here after the versions were read: the rows read may be older than the cache
+      }
       BrainStore.Versions v = current.get(k);
       cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l) ? l : null);
     }

@@ -71,7 +71,11 @@ public final class BrainMonitor {
     return partitionCount().compose(count -> {
       Set<TopicPartition> assignment = consumer.assignment();
       if (assignment != lastAssignment) {
-        brain.clearCache();
+        // a later assignment may bring keys others wrote meanwhile; the first one only finds what this instance
+        // itself read since it started (emptying then cost a reload of every busy cluster, 5 s after start)
+        if (lastAssignment != null) {
+          brain.clearCache();
+        }
         lastAssignment = assignment;
       }
       Set<Integer> owned = new HashSet<>();
@@ -79,8 +83,9 @@ public final class BrainMonitor {
       if (owned.isEmpty() || count == 0) {
         return Future.succeededFuture(0);
       }
+      long mark = brain.writeMark();
       return brain.store().versions().compose(versions -> {
-        brain.dropStale(versions);
+        brain.dropStale(versions, mark);
         boolean full = ticks++ % fullPassEvery == 0;
         java.time.Instant now = brain.now();
         List<Future<?>> runs = new ArrayList<>();

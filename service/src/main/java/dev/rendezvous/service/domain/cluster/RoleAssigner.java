@@ -49,9 +49,12 @@ public final class RoleAssigner {
   }
 
   public List<HostSnapshot> sortHosts(ClusterContext c) {
+    // each weight once, not once per comparison: it walks the host's disks
+    Map<HostSnapshot, Double> weights = new java.util.IdentityHashMap<>();
+    c.hosts().forEach(h -> weights.put(h, weight(h, c)));
     List<HostSnapshot> l = new ArrayList<>(c.hosts());
     l.sort(Comparator.comparing((HostSnapshot h) -> !h.inventory().gpus().isEmpty())
-        .thenComparingDouble(h -> weight(h, c)));
+        .thenComparingDouble(weights::get));
     return l;
   }
 

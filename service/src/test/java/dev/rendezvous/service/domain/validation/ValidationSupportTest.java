@@ -35,6 +35,8 @@ class ValidationSupportTest {
   void diskEligibility(String type, long size, String version, String arch, String reason) {
     Inventory inv = Fixtures.inventory(n -> ((ObjectNode) n.get("disks").get(0)).put("drive_type", type).put("size_bytes", size));
     List<String> reasons = DiskEligibility.notEligibleReasons(inv.disks().get(0), inv, 100, version, arch);
+    // the check without messages (what validations ask of every disk) must agree with the reasons
+    assertEquals(reasons.isEmpty(), DiskEligibility.eligible(inv.disks().get(0), inv, 100, version, arch), reasons.toString());
     if (reason == null) {
       assertEquals(List.of(), reasons);
     } else {
