@@ -15,11 +15,11 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -66,12 +66,12 @@ class UiLibClientTest {
     String token = new TokenStore(system.pool()).create("uilib", "ui-lib flow", false).await(10, TimeUnit.SECONDS);
     Files.createDirectories(LOGS);
     Process node = new ProcessBuilder("node", UILIB.resolve("flow.js").toString(), "--url=http://127.0.0.1:" + port,
-        "--token=" + token, "--hosts=" + HOSTS, "--work=" + LOGS, "--timeout-seconds=120")
+        "--token=" + token, "--hosts=" + HOSTS, "--work=" + LOGS, "--timeout-seconds=150")
         .redirectError(LOGS.resolve("node-stderr.log").toFile()).start();
     Path out = LOGS.resolve("flow-stdout.jsonl");
     AtomicReference<JsonObject> summary = new AtomicReference<>();
     AtomicReference<String> fatal = new AtomicReference<>();
-    List<AgentSwarm> swarms = new ArrayList<>();
+    List<AgentSwarm> swarms = new CopyOnWriteArrayList<>(); // added by the reader thread
     Vertx vertx = Vertx.vertx();
     try (BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
         var log = Files.newBufferedWriter(out)) {
@@ -100,12 +100,14 @@ class UiLibClientTest {
         }
       }, "uilib-flow-reader");
       reader.start();
-      if (!node.waitFor(150, TimeUnit.SECONDS)) {
-        node.destroyForcibly();
-        fail("the ui-lib flow did not end within 150 s; its calls: " + out);
+      if (!node.waitFor(180, TimeUnit.SECONDS)) {
+        fail("the ui-lib flow did not end within 180 s; its calls: " + out);
       }
       reader.join(10_000);
     } finally {
+      if (node.isAlive()) {
+        node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
       for (AgentSwarm s : swarms) {
         s.stop().await(20, TimeUnit.SECONDS);
       }
