@@ -188,6 +188,36 @@ class PresignedUrlsTest {
         .get("/clusters/" + id + "/downloads/credentials-presigned?file_name=kubeconfig").status());
   }
 
+  /** What upstream's UI asks for in OCM to download a cluster's logs: a URL good for those logs and nothing else. */
+  @Test
+  void clusterLogsArePresignedForTheirDownloadOnly() throws Exception {
+    String id = api.post("/clusters/import", new JsonObject().put("name", "presigned-logs")
+        .put("api_vip_dnsname", "api.presigned-logs.example.com").put("openshift_cluster_id", UUID.randomUUID().toString()))
+        .json().getString("id");
+    String presign = "/clusters/" + id + "/downloads/files-presigned?file_name=logs";
+    assertEquals(404, api.get(presign + "&logs_type=all").status(), "no logs uploaded yet");
+    byte[] bundle = "controller logs".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    assertEquals(204, api.upload("/clusters/" + id + "/logs?logs_type=controller", "upfile", "controller_logs.tar.gz",
+        bundle).status());
+    JsonObject signed = api.get(presign + "&logs_type=all").json();
+    String url = signed.getString("url");
+    assertTrue(url.contains("/clusters/" + id + "/logs?logs_type=all&file_name=logs&api_key=rdvp1."), signed.encode());
+    HttpResponse<String> logs = fetch(url);
+    assertEquals(200, logs.statusCode(), logs.body());
+    assertEquals("controller logs", logs.body());
+    assertEquals(400, api.get(presign + "&logs_type=everything").status());
+    // the logs' URL opens no other file, and another file's URL does not open the logs
+    assertEquals(400, fetch(url.replace("/logs?logs_type=all&file_name=logs", "/downloads/credentials?file_name=logs"))
+        .statusCode(), "logs are no credentials file");
+    String kubeconfig = api.get("/clusters/" + id + "/downloads/credentials-presigned?file_name=kubeconfig").json()
+        .getString("url");
+    String kubeconfigKey = kubeconfig.replaceAll(".*api_key=", "");
+    assertEquals(403, fetch(url.replaceAll("api_key=.*", "api_key=" + kubeconfigKey)).statusCode());
+    assertEquals(403, fetch(url.replace("file_name=logs", "file_name=kubeconfig").replaceAll("api_key=.*",
+        "api_key=" + kubeconfigKey)).statusCode());
+    assertEquals(401, fetch(url.replaceAll("api_key=.*", "")).statusCode(), "no credential, no logs");
+  }
+
   @Test
   void thereIsNoMinimalInitrd() throws Exception {
     String id = api.post("/infra-envs", Api.infraEnv("initrd", null).put("image_type", "minimal-iso")).json()

@@ -41,7 +41,12 @@ class UiPathsTest {
     assertEquals("openshift_version", noVersion.json().getString("field"));
     assertEquals(400, api.get("/support-levels/architectures?openshift_version=1.0").status());
     JsonObject arch = api.get("/support-levels/architectures?openshift_version=4.18").json().getJsonObject("architectures");
-    assertEquals("supported", arch.getString("x86_64"));
+    // keyed by upstream's architecture-support-level-id, as the UI looks them up
+    assertEquals("supported", arch.getString("X86_64_ARCHITECTURE"));
+    assertEquals("unavailable", arch.getString("MULTIARCH_RELEASE_IMAGE"));
+    for (Object source : api.get("/release-sources").array()) {
+      assertTrue(((JsonObject) source).containsKey("multi_cpu_architectures"), "required by upstream's release-source");
+    }
   }
 
   @Test

@@ -99,9 +99,14 @@ public final class ApiViews {
     for (Object x : ops) {
       JsonObject op = (JsonObject) x;
       JsonObject v = new JsonObject().put("cluster_id", c.id().toString()).put("name", op.getString("name"))
-          .put("operator_type", op.getString("operator_type")).put("status", op.getString("status", ""))
+          .put("operator_type", op.getString("operator_type"))
           .put("status_info", op.getString("status_info", "")).put("timeout_seconds", op.getLong("timeout_seconds", 0L))
           .put("properties", "").put("bundles", new JsonArray());
+      // none until reported: upstream omits it (its operator-status enum has no empty value)
+      String status = op.getString("status");
+      if (status != null && !status.isEmpty()) {
+        v.put("status", status);
+      }
       putIfSet(v, "namespace", op.getString("namespace"));
       putIfSet(v, "subscription_name", op.getString("subscription_name"));
       putIfSet(v, "version", op.getString("version"));

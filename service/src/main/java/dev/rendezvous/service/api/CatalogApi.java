@@ -33,7 +33,10 @@ public final class CatalogApi {
   /** The OLM operators a cluster may ask for (ClusterParams accepts these names). */
   static final List<String> OPERATORS = OlmOperator.names();
   private static final Map<String, String> FEATURES = features();
-  private static final List<String> ARCHITECTURES = List.of("x86_64", "arm64", "ppc64le", "s390x", "multi");
+  /** Upstream's architecture-support-level-id for each catalog architecture (its answer's keys). */
+  private static final Map<String, String> ARCHITECTURES = orderedMap("x86_64", "X86_64_ARCHITECTURE", "arm64",
+      "ARM64_ARCHITECTURE", "ppc64le", "PPC64LE_ARCHITECTURE", "s390x", "S390X_ARCHITECTURE", "multi",
+      "MULTIARCH_RELEASE_IMAGE");
 
   private final Pool db;
   private final ReleaseCatalog catalog;
@@ -52,19 +55,27 @@ public final class CatalogApi {
 
   private static Map<String, String> features() {
     Map<String, String> f = new LinkedHashMap<>();
+    // upstream's feature-support-level-id values only: the UI looks features up by these keys
     for (String supported : List.of("SNO", "USER_MANAGED_NETWORKING", "CLUSTER_MANAGED_NETWORKING", "FULL_ISO",
-        "MINIMAL_ISO", "STATIC_NETWORKING", "ADDITIONAL_NTP_SOURCE", "REQUESTED_HOSTNAME", "PROXY",
-        "CUSTOM_MANIFEST", "PLATFORM_SELECTION", "BAREMETAL_PLATFORM", "NONE_PLATFORM")) {
+        "MINIMAL_ISO", "CUSTOM_MANIFEST", "BAREMETAL_PLATFORM", "NONE_PLATFORM")) {
       f.put(supported, "supported");
     }
     for (String op : OPERATORS) {
       f.put(op.toUpperCase(java.util.Locale.ROOT), "dev-preview");
     }
     for (String absent : List.of("NUTANIX_INTEGRATION", "VSPHERE_INTEGRATION", "EXTERNAL_PLATFORM_OCI",
-        "SKIP_MCO_REBOOT", "DISK_ENCRYPTION", "VIP_AUTO_ALLOC", "DUAL_STACK", "CLUSTER_MANAGED_NETWORKING_WITH_VMS")) {
+        "VIP_AUTO_ALLOC", "DUAL_STACK")) {
       f.put(absent, "unavailable");
     }
     return Map.copyOf(f);
+  }
+
+  private static Map<String, String> orderedMap(String... kv) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return java.util.Collections.unmodifiableMap(m);
   }
 
   /** Mount after the user auth handler. */
@@ -94,9 +105,7 @@ public final class CatalogApi {
     router.get(b + "/support-levels/architectures").handler(ctx -> reply(ctx, 200, () -> {
       ReleaseCatalog.Release r = requireVersion(ctx);
       JsonObject a = new JsonObject();
-      for (String arch : ARCHITECTURES) {
-        a.put(arch, r.cpuArchitectures().contains(arch) ? "supported" : "unavailable");
-      }
+      ARCHITECTURES.forEach((arch, id) -> a.put(id, r.cpuArchitectures().contains(arch) ? "supported" : "unavailable"));
       return Future.succeededFuture(new JsonObject().put("architectures", a));
     }));
     router.get(b + "/clusters/:cluster_id/preflight-requirements").handler(this::preflight);
@@ -149,7 +158,10 @@ public final class CatalogApi {
       JsonArray channels = new JsonArray();
       r.cpuArchitectures().forEach(a -> channels.add(new JsonObject().put("cpu_architecture", a)
           .put("channels", new JsonArray().add("stable"))));
-      out.add(new JsonObject().put("openshift_version", r.openshiftVersion()).put("upgrade_channels", channels));
+      // upstream's required multi_cpu_architectures: what the release's multi-architecture payload covers
+      JsonArray multi = r.releaseImages().containsKey("multi") ? new JsonArray(r.cpuArchitectures()) : new JsonArray();
+      out.add(new JsonObject().put("openshift_version", r.openshiftVersion()).put("multi_cpu_architectures", multi)
+          .put("upgrade_channels", channels));
     }
     return Future.succeededFuture(out);
   }

@@ -273,7 +273,7 @@ public final class InstallFilesApi {
         if (!found) {
           throw new ApiError(404, "file_name", "manifest " + folder + "/" + name + " not found");
         }
-        return Status.NO_CONTENT;
+        return null; // 200 without a body, as upstream's V2DeleteClusterManifest
       });
     });
   }

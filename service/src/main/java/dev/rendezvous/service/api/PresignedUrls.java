@@ -3,6 +3,7 @@ package dev.rendezvous.service.api;
 import dev.rendezvous.service.auth.AgentOrUserAuth;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.UserAuth;
+import dev.rendezvous.service.repo.ClusterLogsRepository;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.InfraEnvRepository;
 import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
@@ -30,12 +31,15 @@ import javax.crypto.spec.SecretKeySpec;
  * Presigned download URLs (upstream's urlAuth: an {@code api_key} query parameter) and the infra-env's signing key.
  * An infra-env's files are signed as its ISO is, with its agent token (valid until the infra-env's signing key is
  * regenerated; {@code expires_at} is then the zero time, as for image-url). A cluster's files and credentials are
- * signed for that cluster and file only, for {@link #CLUSTER_URL_LIFETIME} (upstream's S3 presigning lasts 10 min):
+ * signed for that cluster and file only (its logs: all of them), for {@link #CLUSTER_URL_LIFETIME} (upstream's S3
+ * presigning lasts 10 min):
  * {@code rdvp1.<base64url {"cluster_id","file_name","exp"}>.<base64url HMAC-SHA256>}. {@link AgentOrUserAuth} checks
  * both kinds on the download routes.
  */
 public final class PresignedUrls {
   static final String PREFIX = "rdvp1.";
+  /** The file name a presigned URL of a cluster's logs is signed for (and carries, for the check on download). */
+  public static final String LOGS = "logs";
   public static final Duration CLUSTER_URL_LIFETIME = Duration.ofMinutes(10);
   private static final Base64.Encoder B64 = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder B64D = Base64.getUrlDecoder();
@@ -58,8 +62,13 @@ public final class PresignedUrls {
     router.get(b + "/infra-envs/:infra_env_id/downloads/files-presigned").handler(this::infraEnvFile);
     router.get(b + "/infra-envs/:infra_env_id/downloads/minimal-initrd").handler(this::minimalInitrd);
     router.post(b + "/infra-envs/:infra_env_id/regenerate-signing-key").handler(this::regenerate);
-    router.get(b + "/clusters/:cluster_id/downloads/files-presigned")
-        .handler(ctx -> clusterFile(ctx, "files", InstallFilesApi.FILE_NAMES));
+    router.get(b + "/clusters/:cluster_id/downloads/files-presigned").handler(ctx -> {
+      if (LOGS.equals(ctx.request().getParam("file_name"))) {
+        clusterLogs(ctx);
+      } else {
+        clusterFile(ctx, "files", InstallFilesApi.FILE_NAMES);
+      }
+    });
     router.get(b + "/clusters/:cluster_id/downloads/credentials-presigned")
         .handler(ctx -> clusterFile(ctx, "credentials", InstallFilesApi.CREDENTIALS));
   }
@@ -121,6 +130,38 @@ public final class PresignedUrls {
         return new JsonObject()
             .put("url", serviceUrl + ApiViews.BASE + "/clusters/" + id + "/downloads/" + route + "?file_name=" + enc(name)
                 + "&api_key=" + enc(token))
+            .put("expires_at", exp.toString());
+      });
+    });
+  }
+
+  /**
+   * The cluster's uploaded logs (upstream's file_name=logs, what its UI's "Download installation logs" asks for in
+   * OCM): a URL of the logs download route, signed for that cluster's logs for {@link #CLUSTER_URL_LIFETIME}. As
+   * upstream, {@code logs_type} defaults to host when a {@code host_id} is given, and no logs uploaded is a 404.
+   */
+  private void clusterLogs(RoutingContext ctx) {
+    ClusterActionsApi.reply(ctx, 200, () -> {
+      Tenant t = UserAuth.tenant(ctx);
+      UUID id = Requests.pathUuid(ctx, "cluster_id");
+      UUID hostId = Requests.queryUuid(ctx, "host_id");
+      String asked = ctx.request().getParam("logs_type");
+      String type = asked == null || asked.isEmpty() ? (hostId == null ? "all" : "host") : asked;
+      if (!List.of("host", "controller", "all").contains(type)) {
+        throw new InvalidInputException("logs_type", "must be one of host, controller, all");
+      }
+      return ClusterRepository.get(db, t.name(), id).compose(o -> {
+        o.orElseThrow(() -> ApiError.notFound("cluster", id));
+        return ClusterLogsRepository.list(db, id, type.equals("all") ? null : type, hostId);
+      }).map(bundles -> {
+        if (bundles.isEmpty()) {
+          throw new ApiError(404, "logs_type", "no " + type + " logs were uploaded for cluster " + id);
+        }
+        Instant exp = Instant.now().plus(CLUSTER_URL_LIFETIME);
+        return new JsonObject()
+            .put("url", serviceUrl + ApiViews.BASE + "/clusters/" + id + "/logs?logs_type=" + enc(type)
+                + (hostId == null ? "" : "&host_id=" + hostId) + "&file_name=" + LOGS + "&api_key="
+                + enc(sign(secret, id, LOGS, exp.getEpochSecond())))
             .put("expires_at", exp.toString());
       });
     });

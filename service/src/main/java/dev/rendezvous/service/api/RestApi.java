@@ -140,6 +140,18 @@ public final class RestApi {
       installReports.mountAgentRoutes(router, agentOrUser);
       // upstream's agentAuth and urlAuth (presigned api_key) on an infra-env's files; the handler is InfraEnvDownloads'
       router.get(b + "/infra-envs/:infra_env_id/downloads/files").handler(agentOrUser);
+      // a cluster's logs: users, or a URL presigned for its logs (files-presigned?file_name=logs; a URL presigned
+      // for another of its files does not do); no agent token (upstream's V2DownloadClusterLogs has no agentAuth)
+      router.get(b + "/clusters/:cluster_id/logs").handler(ctx -> {
+        if (ctx.request().getHeader("X-Secret-Key") != null
+            || !PresignedUrls.isClusterToken(ctx.request().getParam("api_key"))) {
+          ctx.next();
+        } else if (!PresignedUrls.LOGS.equals(ctx.request().getParam("file_name"))) {
+          ErrorReplies.send(ctx, 403, "api_key", "the presigned URL is for another file");
+        } else {
+          agentOrUser.handle(ctx); // checks the token is for this cluster's logs
+        }
+      });
     }
     router.route(b + "/*").handler(auth);
     router.post(b + "/clusters").handler(this::createCluster);
