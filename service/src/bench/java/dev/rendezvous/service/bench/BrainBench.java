@@ -173,9 +173,6 @@ public final class BrainBench {
       await(() -> AWAITING_STEPS.isEmpty(), Duration.ofSeconds(60));
     }
     long units = UNITS.get() - units0;
-    long[] pr = Brain.PROF.clone(); java.util.Arrays.fill(Brain.PROF, 0);
-    System.out.printf("PROF body %.0f ms, settle %.0f ms, plan %.0f ms, commit %.0f ms, publish %.0f ms, attempts %d, scope %d, loads %d%n",
-        pr[0]/1e6, pr[1]/1e6, pr[2]/1e6, pr[3]/1e6, pr[4]/1e6, pr[5], pr[6], pr[7]);
     System.out.printf("%n%s: %,d events in %.2f s = %,.0f events/s (%,d units, %.1f events per unit)%n"
         + "  publish -> committed  %s%n", name, hosts.size(), secs, rate, units,
         units == 0 ? 0.0 : (UNIT_EVENTS.get() - unitEvents0) / (double) units, toCommit.summary());
