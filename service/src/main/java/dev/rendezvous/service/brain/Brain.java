@@ -41,6 +41,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -72,11 +73,14 @@ public final class Brain {
 
   /** After a unit refreshed only some hosts of a key, the rest are refreshed this much later (once per burst). */
   static final long FULL_REFRESH_DELAY_MS = 1000;
+  /** At most this many delays between the first ask for a full refresh and the pass. */
+  static final int FULL_REFRESH_MAX_DEFERRALS = 5;
 
   private final Vertx vertx;
   private final Pool pool;
   private final BusProducer producer;
-  private final java.util.Set<WorkKey> fullRefreshDue = ConcurrentHashMap.newKeySet();
+  /** Keys with a full refresh pending: when it was first asked for and when last (nanoTime). */
+  private final Map<WorkKey, long[]> fullRefreshDue = new ConcurrentHashMap<>();
   private final Clock clock;
   private final BrainStore store;
   private final Lanes lanes;
@@ -313,18 +317,41 @@ public final class Brain {
     });
   }
 
-  /** One full refresh of the key a little later, however many units asked for it meanwhile. */
+  /**
+   * One full refresh of the key a little later, however many units asked for it meanwhile. While units keep asking
+   * (a burst of inventories), it waits for a quiet delay, up to {@link #FULL_REFRESH_MAX_DEFERRALS} delays: each
+   * unit refreshes its own hosts at once, so the pass over the others is worth doing once the burst is over.
+   */
   private void scheduleFullRefresh(WorkKey key) {
-    if (fullRefreshDue.add(key)) {
-      Loaded l = cache.get(key);
-      // a big cluster's full pass costs more: it runs less often (1 ms per host, at least the base delay)
-      long delay = Math.max(FULL_REFRESH_DELAY_MS, l == null ? 0 : l.hostCount());
-      vertx.setTimer(delay, t -> {
-        fullRefreshDue.remove(key);
-        run(key, null, w -> rules.settle(w, w.hostIds())).onFailure(e -> LOG.atDebug().setCause(e)
-            .addKeyValue("key", key).log("full refresh failed; the monitor's passes cover it"));
-      });
+    long now = System.nanoTime();
+    long[] asked = fullRefreshDue.putIfAbsent(key, new long[] {now, now});
+    if (asked != null) {
+      asked[1] = now; // units and the timer run on the key's lane context
+      return;
     }
+    Loaded l = cache.get(key);
+    // a big cluster's full pass costs more: it runs less often (1 ms per host, at least the base delay)
+    long delay = Math.max(FULL_REFRESH_DELAY_MS, l == null ? 0 : l.hostCount());
+    armFullRefresh(key, delay);
+  }
+
+  private void armFullRefresh(WorkKey key, long delayMs) {
+    vertx.setTimer(delayMs, t -> {
+      long[] asked = fullRefreshDue.get(key);
+      if (asked == null) {
+        return;
+      }
+      long now = System.nanoTime();
+      long sinceLast = TimeUnit.NANOSECONDS.toMillis(now - asked[1]);
+      long sinceFirst = TimeUnit.NANOSECONDS.toMillis(now - asked[0]);
+      if (sinceLast < delayMs && sinceFirst + delayMs <= delayMs * FULL_REFRESH_MAX_DEFERRALS) {
+        armFullRefresh(key, delayMs); // still busy: later, once
+        return;
+      }
+      fullRefreshDue.remove(key);
+      run(key, null, w -> rules.settle(w, w.hostIds())).onFailure(e -> LOG.atDebug().setCause(e)
+          .addKeyValue("key", key).log("full refresh failed; the monitor's passes cover it"));
+    });
   }
 
   private Future<Loaded> loaded(WorkKey key) {
