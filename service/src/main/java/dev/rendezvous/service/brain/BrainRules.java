@@ -6,6 +6,7 @@ import dev.rendezvous.service.domain.EventSeverity;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.ClusterEvent;
 import dev.rendezvous.service.domain.cluster.ClusterStateMachine;
+import dev.rendezvous.service.domain.cluster.ClusterStatus;
 import dev.rendezvous.service.domain.cluster.ClusterTransition;
 import dev.rendezvous.service.domain.cluster.InstallOrchestrator;
 import dev.rendezvous.service.domain.cluster.InstallReports;
@@ -44,6 +45,11 @@ final class BrainRules {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(BrainRules.class);
   /** Rounds of host+cluster refresh per unit: enough for ready → preparing → installing in one go. */
   private static final int SETTLE_ROUNDS = 4;
+  /** Clusters up to this size recompute their majority groups at every unit that moved their inputs. */
+  static final int GROUPS_EVERY_UNIT_MAX_HOSTS = 100;
+  /** Where majority groups are computed (upstream: before install only; day-2 clusters adding hosts too). */
+  private static final java.util.Set<ClusterStatus> GROUPS_STATES = java.util.EnumSet.of(ClusterStatus.PENDING_FOR_INPUT,
+      ClusterStatus.INSUFFICIENT, ClusterStatus.READY, ClusterStatus.ADDING_HOSTS);
   /** How far the host clock must move before it is stored again (its checks allow minutes of skew). */
   static final long CLOCK_GRANULARITY_SECONDS = 60;
   /** The shortest next_instruction_seconds the planner gives: a pushed plan is never due earlier. */
@@ -478,14 +484,18 @@ final class BrainRules {
     }
     List<UUID> scope = hosts;
     MachineNetworks.derive(w.cluster()).ifPresent(w::putCluster);
-    for (int round = 0; round < SETTLE_ROUNDS; round++) {
-      if (w.connectivityInputsChanged) {
-        MajorityGroups groups = MajorityGroups.compute(w.snapshots());
-        if (!groups.equals(w.cluster().connectivityMajorityGroups())) {
-          w.putCluster(w.cluster().toBuilder().connectivityMajorityGroups(groups).build());
-        }
-        w.connectivityInputsChanged = false;
+    // the groups read every host's view of every peer (O(hosts²)): a big cluster recomputes them in its full passes
+    // (debounced, right after a burst), a small one at every unit whose inputs moved; as upstream, only before install
+    boolean groupsDue = GROUPS_STATES.contains(w.cluster().status())
+        && (hosts.size() == w.hostIds().size() || (w.connectivityInputsChanged && w.hostIds().size() <= GROUPS_EVERY_UNIT_MAX_HOSTS));
+    if (groupsDue) {
+      MajorityGroups groups = MajorityGroups.compute(w.snapshots());
+      if (!groups.equals(w.cluster().connectivityMajorityGroups())) {
+        w.putCluster(w.cluster().toBuilder().connectivityMajorityGroups(groups).build());
       }
+      w.connectivityInputsChanged = false;
+    }
+    for (int round = 0; round < SETTLE_ROUNDS; round++) {
       if (scope.size() == w.hostIds().size() || w.sharedInputsChanged()) {
         RoleAssigner.Suggestions s = roles.suggest(w.cluster());
         s.suggestedRoles().forEach((id, role) -> w.put(w.host(id).toBuilder().suggestedRole(role).build()));

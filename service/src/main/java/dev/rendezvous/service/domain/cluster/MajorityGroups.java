@@ -10,10 +10,10 @@ import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.InvalidStepOutputException;
 import dev.rendezvous.service.domain.planning.StepOutputs;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -69,13 +69,25 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
     }
   }
 
+  /** Upstream's smallest majority group (two-node clusters with fencing, not offered here, use two). */
+  static final int MIN_GROUP_SIZE = 3;
+
   /** Computes the groups from the hosts' inventories and connectivity reports. */
   public static MajorityGroups compute(Collection<HostSnapshot> hosts) {
     Map<String, List<UUID>> groups = new TreeMap<>();
     Map<UUID, Set<String>> l3Addresses = new TreeMap<>();
+    // upstream orders hosts by their id's text, so the same connectivity always gives the same group and order
+    List<HostSnapshot> sorted = new ArrayList<>(hosts);
+    sorted.sort(Comparator.comparing(h -> h.id().toString()));
+    Map<UUID, Integer> index = new HashMap<>();
+    for (int i = 0; i < sorted.size(); i++) {
+      index.put(sorted.get(i).id(), i);
+    }
+    // every host reports every peer's addresses: each distinct address is parsed and placed once
+    Map<String, Boolean> ipv4 = new HashMap<>();
 
     Set<Cidr> networks = new LinkedHashSet<>();
-    for (HostSnapshot h : hosts) {
+    for (HostSnapshot h : sorted) {
       if (h.inventory() != null) {
         for (String a : h.inventory().allCidrAddresses()) {
           Cidr.parse(a).filter(c -> c.prefix() < c.address().length * 8).ifPresent(c -> networks.add(c.network()));
@@ -83,37 +95,45 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
       }
     }
     for (Cidr net : networks) {
-      List<HostSnapshot> members = hosts.stream().filter(h -> hasAddressIn(h, net)).toList();
-      Map<UUID, Set<UUID>> edges = new HashMap<>();
-      for (HostSnapshot a : members) {
-        edges.put(a.id(), new HashSet<>());
-      }
-      for (HostSnapshot a : members) {
-        for (HostSnapshot b : members) {
-          if (a != b && l2Reaches(a, b.id(), net) && l2Reaches(b, a.id(), net)) {
-            edges.get(a.id()).add(b.id());
+      Map<String, Boolean> inNet = new HashMap<>();
+      BitSet[] reaches = new BitSet[sorted.size()];
+      for (int i = 0; i < sorted.size(); i++) {
+        reaches[i] = new BitSet();
+        HostSnapshot a = sorted.get(i);
+        if (a.connectivity() == null || !hasAddressIn(a, net)) {
+          continue;
+        }
+        for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
+          Integer j = r.hostId() == null ? null : index.get(r.hostId());
+          if (j != null && j != i && r.l2Connectivity().stream().anyMatch(l2 -> l2.successful()
+              && l2.remoteIpAddress() != null && inNet.computeIfAbsent(l2.remoteIpAddress(), net::containsAddress))) {
+            reaches[i].set(j);
           }
         }
       }
-      groups.put(net.toString(), maximumClique(edges));
+      groups.put(net.toString(), ids(sorted, FullMeshGroups.largest(bothWays(reaches), MIN_GROUP_SIZE)));
     }
     for (boolean v4 : new boolean[] {true, false}) {
-      List<HostSnapshot> members = hosts.stream().filter(h -> hasFamily(h, v4)).toList();
-      if (members.isEmpty()) {
+      if (sorted.stream().noneMatch(h -> hasFamily(h, v4))) {
         continue;
       }
-      Map<UUID, Set<UUID>> edges = new HashMap<>();
-      for (HostSnapshot a : members) {
-        edges.put(a.id(), new HashSet<>());
-      }
-      for (HostSnapshot a : members) {
-        for (HostSnapshot b : members) {
-          if (a != b && l3Reaches(a, b.id(), v4) && l3Reaches(b, a.id(), v4)) {
-            edges.get(a.id()).add(b.id());
+      BitSet[] reaches = new BitSet[sorted.size()];
+      for (int i = 0; i < sorted.size(); i++) {
+        reaches[i] = new BitSet();
+        HostSnapshot a = sorted.get(i);
+        if (a.connectivity() == null || !hasFamily(a, v4)) {
+          continue;
+        }
+        for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
+          Integer j = r.hostId() == null ? null : index.get(r.hostId());
+          if (j != null && j != i && r.l3Connectivity().stream().anyMatch(l3 -> l3.successful()
+              && l3.remoteIpAddress() != null && Boolean.valueOf(v4).equals(ipv4.computeIfAbsent(l3.remoteIpAddress(),
+                  ip -> Cidr.parse(ip).map(Cidr::isIpv4).orElse(null))))) {
+            reaches[i].set(j);
           }
         }
       }
-      groups.put(v4 ? IPV4 : IPV6, maximumClique(edges));
+      groups.put(v4 ? IPV4 : IPV6, ids(sorted, FullMeshGroups.largest(bothWays(reaches), MIN_GROUP_SIZE)));
     }
     for (HostSnapshot a : hosts) {
       if (a.connectivity() == null) {
@@ -130,6 +150,28 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
     Map<UUID, List<String>> l3 = new TreeMap<>();
     l3Addresses.forEach((k, v) -> l3.put(k, List.copyOf(v)));
     return new MajorityGroups(groups, l3);
+  }
+
+  /** Connected means reached both ways. */
+  private static BitSet[] bothWays(BitSet[] reaches) {
+    BitSet[] out = new BitSet[reaches.length];
+    for (int i = 0; i < reaches.length; i++) {
+      out[i] = new BitSet();
+      for (int j = reaches[i].nextSetBit(0); j >= 0; j = reaches[i].nextSetBit(j + 1)) {
+        if (reaches[j].get(i)) {
+          out[i].set(j);
+        }
+      }
+    }
+    return out;
+  }
+
+  private static List<UUID> ids(List<HostSnapshot> sorted, BitSet members) {
+    List<UUID> out = new ArrayList<>(members.cardinality());
+    for (int i = members.nextSetBit(0); i >= 0; i = members.nextSetBit(i + 1)) {
+      out.add(sorted.get(i).id());
+    }
+    return List.copyOf(out);
   }
 
   private static boolean hasAddressIn(HostSnapshot h, Cidr net) {
@@ -151,103 +193,5 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
     }
     return h.inventory().interfaces().stream()
         .anyMatch(i -> !(v4 ? i.ipv4Addresses() : i.ipv6Addresses()).isEmpty());
-  }
-
-  private static boolean l2Reaches(HostSnapshot from, UUID to, Cidr net) {
-    if (from.connectivity() == null) {
-      return false;
-    }
-    for (ConnectivityReport.RemoteHost r : from.connectivity().remoteHosts()) {
-      if (to.equals(r.hostId())) {
-        for (ConnectivityReport.L2 l2 : r.l2Connectivity()) {
-          if (l2.successful() && net.containsAddress(l2.remoteIpAddress())) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean l3Reaches(HostSnapshot from, UUID to, boolean v4) {
-    if (from.connectivity() == null) {
-      return false;
-    }
-    for (ConnectivityReport.RemoteHost r : from.connectivity().remoteHosts()) {
-      if (to.equals(r.hostId())) {
-        for (ConnectivityReport.L3 l3 : r.l3Connectivity()) {
-          var ip = Cidr.parse(l3.remoteIpAddress());
-          if (l3.successful() && ip.isPresent() && ip.get().isIpv4() == v4) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-
-  /** Largest clique (Bron–Kerbosch with pivot); ties go to the smallest sorted id list, for determinism. */
-  static List<UUID> maximumClique(Map<UUID, Set<UUID>> edges) {
-    List<List<UUID>> best = new ArrayList<>();
-    best.add(List.of());
-    bronKerbosch(new TreeSet<>(), new TreeSet<>(edges.keySet()), new TreeSet<>(), edges, best);
-    return best.get(0);
-  }
-
-  private static void bronKerbosch(
-      TreeSet<UUID> r, TreeSet<UUID> p, TreeSet<UUID> x, Map<UUID, Set<UUID>> edges, List<List<UUID>> best) {
-    if (p.isEmpty() && x.isEmpty()) {
-      List<UUID> candidate = List.copyOf(r);
-      List<UUID> current = best.get(0);
-      if (candidate.size() > current.size()
-          || (candidate.size() == current.size() && compare(candidate, current) < 0)) {
-        best.set(0, candidate);
-      }
-      return;
-    }
-    if (r.size() + p.size() < best.get(0).size()) {
-      return;
-    }
-    UUID pivot = null;
-    int most = -1;
-    for (UUID u : union(p, x)) {
-      int n = (int) edges.get(u).stream().filter(p::contains).count();
-      if (n > most) {
-        most = n;
-        pivot = u;
-      }
-    }
-    Set<UUID> pivotNeighbours = edges.get(pivot);
-    for (UUID v : new ArrayList<>(p)) {
-      if (pivotNeighbours.contains(v)) {
-        continue;
-      }
-      TreeSet<UUID> r2 = new TreeSet<>(r);
-      r2.add(v);
-      TreeSet<UUID> p2 = new TreeSet<>(p);
-      p2.retainAll(edges.get(v));
-      TreeSet<UUID> x2 = new TreeSet<>(x);
-      x2.retainAll(edges.get(v));
-      bronKerbosch(r2, p2, x2, edges, best);
-      p.remove(v);
-      x.add(v);
-    }
-  }
-
-  private static Set<UUID> union(Set<UUID> a, Set<UUID> b) {
-    Set<UUID> u = new TreeSet<>(a);
-    u.addAll(b);
-    return u;
-  }
-
-  private static int compare(List<UUID> a, List<UUID> b) {
-    Comparator<UUID> c = Comparator.comparing(UUID::toString);
-    for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
-      int d = c.compare(a.get(i), b.get(i));
-      if (d != 0) {
-        return d;
-      }
-    }
-    return Integer.compare(a.size(), b.size());
   }
 }
