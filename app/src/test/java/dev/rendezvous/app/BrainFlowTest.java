@@ -91,10 +91,16 @@ class BrainFlowTest {
 
   /** Answers inventory, connectivity, DNS and NTP for each (discovering) host, as agents would. */
   static Ready answerChecks(GatewayDouble gw, String name, Ready r, List<String> hosts) {
+    return answerChecks(gw, name, r, hosts, i -> GatewayDouble.inventory(i, 8));
+  }
+
+  /** The same with each host's inventory made by {@code inventory} from its number (1, 2, ...). */
+  static Ready answerChecks(GatewayDouble gw, String name, Ready r, List<String> hosts,
+      java.util.function.IntFunction<String> inventory) {
     String cluster = r.cluster();
     String infraEnv = r.infraEnv();
     for (int i = 0; i < hosts.size(); i++) {
-      gw.reply(cluster, infraEnv, hosts.get(i), "inventory", 0, GatewayDouble.inventory(i + 1, 8));
+      gw.reply(cluster, infraEnv, hosts.get(i), "inventory", 0, inventory.apply(i + 1));
     }
     for (int i = 0; i < hosts.size(); i++) {
       Map<String, Integer> peers = new LinkedHashMap<>();

@@ -61,6 +61,8 @@ class InstallApiTest {
       assertEquals(200, bootstrap.status(), bootstrap.body());
       assertEquals("built-in", bootstrap.headers().firstValue("X-Rendezvous-Generator").orElse(""));
       assertTrue(bootstrap.body().contains("/opt/openshift/auth/kubeconfig"));
+      assertEquals(404, agent.get("/clusters/" + r.cluster() + "/downloads/files?file_name=custom_manifests.json").status(),
+          "no OLM operators, nothing for the controller to apply");
       JsonObject cluster = api.get("/clusters/" + r.cluster()).json();
       JsonArray ops = cluster.getJsonArray("monitored_operators");
       assertEquals(List.of("console", "cvo"), ops.stream().map(o -> ((JsonObject) o).getString("name")).toList());
@@ -144,6 +146,67 @@ class InstallApiTest {
         assertTrue(events.contains(name), name);
       }
       assertEquals(100, api.get(c).json().getJsonObject("progress").getInteger("total_percentage"));
+    }
+  }
+
+  @Test
+  void anLvmClustersInstallationCarriesTheOperatorsManifestsAndTheControllersResources() throws Exception {
+    List<String> hosts = BrainFlowTest.newHosts(3);
+    try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
+      String cluster = BrainFlowTest.createCluster(api, "inst-lvm");
+      String c = "/clusters/" + cluster;
+      Api.Reply lvm = api.patch(c, new JsonObject().put("olm_operators", new JsonArray().add(new JsonObject().put("name", "lvm"))));
+      assertEquals(201, lvm.status(), lvm.body());
+      String infraEnv = api.post("/infra-envs", Api.infraEnv("inst-lvm-ie", cluster)).json().getString("id");
+      hosts.forEach(h -> gw.register(cluster, infraEnv, h));
+      BrainFlowTest.awaitHosts(api, infraEnv, hosts, "discovering");
+      // LVM's 1200 MiB on top of a master's 16 GiB; the inventory's second disk (sdb) is LVM's
+      BrainFlowTest.answerChecks(gw, "inst-lvm", new BrainFlowTest.Ready(cluster, infraEnv, hosts), hosts, i -> {
+        JsonObject inv = new JsonObject(GatewayDouble.inventory(i, 8));
+        inv.getJsonObject("memory").put("physical_bytes", 32L << 30).put("usable_bytes", 32L << 30);
+        return inv.encode();
+      });
+      BrainFlowTest.awaitCluster(api, cluster, "ready");
+      assertEquals(404, api.get(c + "/manifests/files?folder=openshift&file_name=50_openshift-lvm_ns.yaml").status(),
+          "rendered when the installation is prepared, as upstream's");
+      assertEquals(202, api.post(c + "/actions/install", null).status());
+      BrainFlowTest.awaitHosts(api, infraEnv, hosts, "preparing-for-installation");
+      hosts.forEach(h -> gw.reply(cluster, infraEnv, h, "installation-disk-speed-check", 0, GatewayDouble.diskSpeed("/dev/sda", 4)));
+      BrainFlowTest.awaitCluster(api, cluster, "installing");
+
+      // listed as upstream lists them: only when asked for, as the system's
+      assertEquals(0, api.get(c + "/manifests").array().size());
+      List<JsonObject> listed = api.get(c + "/manifests?include_system_generated=true").array().stream()
+          .map(o -> (JsonObject) o).toList();
+      assertEquals(List.of("50_openshift-lvm_ns.yaml", "50_openshift-lvm_operator_group.yaml",
+          "50_openshift-lvm_subscription.yaml", "olm_operator_manifests.yaml"),
+          listed.stream().map(m -> m.getString("file_name")).toList());
+      assertTrue(listed.stream().allMatch(m -> m.getString("folder").equals("openshift")
+          && m.getString("manifest_source").equals("system")), listed.toString());
+      String subscription = api.get(c + "/manifests/files?folder=openshift&file_name=50_openshift-lvm_subscription.yaml").body();
+      assertTrue(subscription.contains("kind: Subscription") && subscription.contains("name: lvms-operator")
+          && subscription.contains("namespace: openshift-storage"), subscription);
+
+      // in the installation's files: the bootstrap carries them to bootkube
+      Api agent = Api.agent(api.port, system.agentToken(infraEnv, cluster));
+      String bootstrap = agent.get(c + "/downloads/files?file_name=bootstrap.ign").body();
+      String subscriptionFile = new JsonObject(bootstrap).getJsonObject("storage").getJsonArray("files").stream()
+          .map(o -> (JsonObject) o).filter(f -> f.getString("path").equals("/opt/openshift/openshift/50_openshift-lvm_subscription.yaml"))
+          .findFirst().orElseThrow().getJsonObject("contents").getString("source");
+      assertEquals(subscription, new String(Base64.getDecoder().decode(subscriptionFile.substring(subscriptionFile.indexOf(',') + 1)),
+          StandardCharsets.UTF_8));
+
+      // the controller's: the LVMCluster, applied once lvm's CSV exists, and the operator it follows
+      JsonArray resources = new JsonArray(agent.get(c + "/downloads/files?file_name=custom_manifests.json").body());
+      assertEquals(1, resources.size());
+      assertEquals("lvm", resources.getJsonObject(0).getString("Name"));
+      assertTrue(new String(Base64.getDecoder().decode(resources.getJsonObject(0).getString("Content")), StandardCharsets.UTF_8)
+          .contains("kind: LVMCluster"));
+      JsonObject monitored = agent.get(c + "/monitored-operators").array().stream().map(o -> (JsonObject) o)
+          .filter(o -> o.getString("name").equals("lvm")).findFirst().orElseThrow();
+      assertEquals("olm", monitored.getString("operator_type"));
+      assertEquals("openshift-storage", monitored.getString("namespace"));
+      assertEquals("lvms-operator", monitored.getString("subscription_name"));
     }
   }
 

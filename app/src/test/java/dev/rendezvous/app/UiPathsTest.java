@@ -35,7 +35,11 @@ class UiPathsTest {
 
     JsonObject features = api.get("/support-levels/features?openshift_version=4.18").json().getJsonObject("features");
     assertEquals("supported", features.getString("SNO"));
-    assertEquals("dev-preview", features.getString("LVM"));
+    assertEquals("supported", features.getString("LVM"), "as upstream's: its subscription is rendered");
+    JsonObject arm = api.get("/support-levels/features?openshift_version=4.18&cpu_architecture=arm64").json()
+        .getJsonObject("features");
+    assertEquals("unavailable", arm.getString("ODF"), "upstream's ODF is incompatible with arm64");
+    assertEquals("dev-preview", arm.getString("CNV"));
     Api.Reply noVersion = api.get("/support-levels/features");
     assertEquals(400, noVersion.status());
     assertEquals("openshift_version", noVersion.json().getString("field"));

@@ -253,6 +253,51 @@ class ControllerOnMockClusterTest {
   }
 
   @Test
+  void anOlmOperatorIsReportedFromItsCsvAndItsResourceAppliedOnceTheCsvExists() throws Exception {
+    for (HostState h : List.of(m0 = service.addHost("master-0", "192.168.111.10", "master", true, HostStage.DONE),
+        m1 = service.addHost("master-1", "192.168.111.11", "master", false, HostStage.DONE),
+        m2 = service.addHost("master-2", "192.168.111.12", "master", false, HostStage.DONE))) {
+      h.status = "installed";
+      kube.createNode(h.hostname, h.ip, true);
+    }
+    service.setStatus("finalizing");
+    service.addOperator("lvm", "olm", "openshift-storage", "lvms-operator");
+    // what the service renders for lvm: the LVMCluster, applied with the kubeconfig it hands out
+    String lvmCluster = "apiVersion: lvm.topolvm.io/v1alpha1\nkind: LVMCluster\nmetadata:\n  name: lvmcluster-sample\n"
+        + "  namespace: openshift-storage\nspec:\n  storage:\n    deviceClasses:\n    - name: vg1\n";
+    service.setClusterFile("custom_manifests.json", ServiceDouble.JSON.writeValueAsBytes(List.of(Map.of("Name", "lvm",
+        "Content", java.util.Base64.getEncoder().encodeToString(lvmCluster.getBytes(StandardCharsets.UTF_8))))));
+    service.setKubeconfig(java.nio.file.Files.readAllBytes(kube.kubeconfig()));
+    kube.setClusterVersion("4.18.3", condition("Available", "True", "Done applying 4.18.3"));
+    kube.setOperator("console", "4.18.3", condition("Available", "True", "All is well"));
+    kube.createIngressCa(CA_PEM);
+
+    Controller controller = start();
+    Eventually.until("waiting for lvm's CSV", () -> "Waiting for olm operators csv initialization".equals(service.finalizingStage()));
+    assertEquals(null, kube.resource("lvm.topolvm.io/v1alpha1", "LVMCluster", "openshift-storage", "lvmcluster-sample"),
+        "nothing applied before the operator's CSV exists");
+    kube.setSubscriptionCsv("openshift-storage", "lvms-operator", "lvms-operator.v4.18.3");
+    kube.setCsv("openshift-storage", "lvms-operator.v4.18.3", "Installing", "waiting for install components", "4.18.3");
+    Eventually.until("LVMCluster applied", () -> kube.resource("lvm.topolvm.io/v1alpha1", "LVMCluster", "openshift-storage",
+        "lvmcluster-sample") != null);
+    assertEquals(Map.of("name", "vg1"), ((Map<?, ?>) ((List<?>) ((Map<?, ?>) ((Map<?, ?>) kube.resource("lvm.topolvm.io/v1alpha1",
+        "LVMCluster", "openshift-storage", "lvmcluster-sample").getAdditionalProperties().get("spec")).get("storage"))
+        .get("deviceClasses")).get(0)));
+    Eventually.until("lvm progressing", () -> service.operator("lvm").path("status").asText().equals("progressing"));
+    assertEquals("waiting for install components", service.operator("lvm").path("status_info").asText());
+    kube.setCsv("openshift-storage", "lvms-operator.v4.18.3", "Succeeded", "install strategy completed", "4.18.3");
+
+    assertEquals(Controller.Outcome.COMPLETED, controller.finished().get(30, TimeUnit.SECONDS));
+    assertEquals("available", service.operator("lvm").path("status").asText());
+    assertEquals("4.18.3", service.operator("lvm").path("version").asText());
+    assertEquals("installed", service.status());
+    List<String> stages = service.calls("PUT", "/clusters/[^/]+/progress$").stream()
+        .map(c -> c.json().path("finalizing_stage").asText()).toList();
+    assertTrue(stages.containsAll(List.of("Waiting for olm operators csv initialization", "Applying olm manifests",
+        "Waiting for olm operators csv")), stages.toString());
+  }
+
+  @Test
   void aControllerRestartedMidwayEndsTheSameWithoutRepeatingOrReversingAStage() throws Exception {
     installingCluster();
     Controller first = start();

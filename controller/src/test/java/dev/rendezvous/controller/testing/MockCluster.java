@@ -1,6 +1,8 @@
 package dev.rendezvous.controller.testing;
 
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
@@ -28,7 +30,10 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import okhttp3.mockwebserver.MockResponse;
 import okhttp3.mockwebserver.MockWebServer;
+import okhttp3.mockwebserver.RecordedRequest;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
@@ -37,8 +42,9 @@ import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
 
 /**
  * The new cluster's API for the controller tests: fabric8's mock server in CRUD mode with the config.openshift.io
- * CRDs (ClusterOperator, ClusterVersion, status subresource) registered, plus the kubelet's and the operators' side
- * of things, played by the test: CSRs (real PKCS#10 requests), nodes, operator conditions, the ingress CA.
+ * CRDs (ClusterOperator, ClusterVersion), OLM's (Subscription, ClusterServiceVersion, InstallPlan) and LVMCluster
+ * registered (status subresource), plus the kubelet's and the operators' side of things, played by the test: CSRs
+ * (real PKCS#10 requests), nodes, operator conditions, OLM's subscriptions and CSVs, the ingress CA.
  */
 public final class MockCluster implements AutoCloseable {
   public static final String BOOTSTRAPPER = "system:serviceaccount:openshift-machine-config-operator:node-bootstrapper";
@@ -49,12 +55,20 @@ public final class MockCluster implements AutoCloseable {
   private final Path kubeconfig;
 
   public MockCluster(Path dir) {
-    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
+    server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new ApplyingDispatcher(), false);
     server.init();
     client = server.createClient();
     for (String[] crd : new String[][] {{"clusteroperators", "ClusterOperator"}, {"clusterversions", "ClusterVersion"}}) {
-      client.apiextensions().v1().customResourceDefinitions().resource(openshiftCrd(crd[0], crd[1])).create();
+      client.apiextensions().v1().customResourceDefinitions().resource(crd("config.openshift.io", "v1", "Cluster",
+          crd[0], crd[1])).create();
+    }
+    // OLM's kinds, and the LVM operator's cluster resource, namespaced
+    for (String[] crd : new String[][] {{"operators.coreos.com", "v1alpha1", "subscriptions", "Subscription"},
+        {"operators.coreos.com", "v1alpha1", "clusterserviceversions", "ClusterServiceVersion"},
+        {"operators.coreos.com", "v1alpha1", "installplans", "InstallPlan"},
+        {"lvm.topolvm.io", "v1alpha1", "lvmclusters", "LVMCluster"}}) {
+      client.apiextensions().v1().customResourceDefinitions().resource(crd(crd[0], crd[1], "Namespaced", crd[2], crd[3]))
+          .create();
     }
     kubeconfig = dir.resolve("kubeconfig");
     String url = client.getConfiguration().getMasterUrl();
@@ -83,13 +97,33 @@ public final class MockCluster implements AutoCloseable {
     }
   }
 
-  private static CustomResourceDefinition openshiftCrd(String plural, String kind) {
+  /** The CRUD dispatcher, with server-side apply creating what does not exist yet, as an API server does. */
+  static final class ApplyingDispatcher extends KubernetesCrudDispatcher {
+    @Override
+    public MockResponse handlePatch(RecordedRequest request) {
+      okio.Buffer body = request.getBody().clone(); // the patch handler reads the body away
+      MockResponse r = super.handlePatch(request);
+      String type = request.getHeader("Content-Type");
+      if (r.getStatus().contains(" 404") && type != null && type.startsWith("application/apply-patch")) {
+        try {
+          request.getBody().clear();
+          request.getBody().writeAll(body);
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+        return handleCreate(request);
+      }
+      return r;
+    }
+  }
+
+  private static CustomResourceDefinition crd(String group, String version, String scope, String plural, String kind) {
     return new CustomResourceDefinitionBuilder()
-        .withNewMetadata().withName(plural + ".config.openshift.io").endMetadata()
-        .withNewSpec().withGroup("config.openshift.io").withScope("Cluster")
+        .withNewMetadata().withName(plural + "." + group).endMetadata()
+        .withNewSpec().withGroup(group).withScope(scope)
         .withNewNames().withKind(kind).withPlural(plural).withSingular(kind.toLowerCase()).withListKind(kind + "List")
         .endNames()
-        .addNewVersion().withName("v1").withServed(true).withStorage(true)
+        .addNewVersion().withName(version).withServed(true).withStorage(true)
         .withNewSubresources().withNewStatus().endStatus().endSubresources().endVersion()
         .endSpec().build();
   }
@@ -176,6 +210,40 @@ public final class MockCluster implements AutoCloseable {
 
   public Node node(String name) {
     return client.nodes().withName(name).get();
+  }
+
+  // ---- OLM ------------------------------------------------------------------------------------------------
+
+  public static final String OLM_API = "operators.coreos.com/v1alpha1";
+
+  /** OLM resolved the Subscription: its status names the CSV it installs. */
+  public void setSubscriptionCsv(String ns, String subscription, String csv) {
+    setStatus(OLM_API, "Subscription", ns, subscription, Map.of("currentCSV", csv));
+  }
+
+  /** The CSV's phase (Pending, Installing, Succeeded, Failed...), as OLM writes it. */
+  public void setCsv(String ns, String name, String phase, String message, String version) {
+    setStatus(OLM_API, "ClusterServiceVersion", ns, name, Map.of("phase", phase, "message", message));
+    var csvs = client.genericKubernetesResources(OLM_API, "ClusterServiceVersion").inNamespace(ns);
+    GenericKubernetesResource csv = csvs.withName(name).get();
+    csv.setAdditionalProperty("spec", Map.of("version", version));
+    csvs.resource(csv).update();
+  }
+
+  private void setStatus(String apiVersion, String kind, String ns, String name, Map<String, Object> status) {
+    var all = client.genericKubernetesResources(apiVersion, kind).inNamespace(ns);
+    GenericKubernetesResource r = all.withName(name).get();
+    if (r == null) {
+      r = all.resource(new GenericKubernetesResourceBuilder().withApiVersion(apiVersion).withKind(kind)
+          .withNewMetadata().withName(name).withNamespace(ns).endMetadata().build()).create();
+    }
+    r.setAdditionalProperty("status", status);
+    all.resource(r).updateStatus();
+  }
+
+  /** A namespaced resource of any kind, or null. */
+  public GenericKubernetesResource resource(String apiVersion, String kind, String ns, String name) {
+    return client.genericKubernetesResources(apiVersion, kind).inNamespace(ns).withName(name).get();
   }
 
   // ---- operators ------------------------------------------------------------------------------------------

@@ -103,6 +103,8 @@ public final class ServiceDouble implements AutoCloseable {
   private int controlPlaneCount = 3;
   private String platform = "baremetal";
   private final List<byte[]> logUploads = new ArrayList<>();
+  private final Map<String, byte[]> clusterFiles = new LinkedHashMap<>();
+  private byte[] kubeconfig = "apiVersion: v1\nkind: Config\n".getBytes(StandardCharsets.UTF_8);
 
   public ServiceDouble() throws IOException {
     this(4);
@@ -150,6 +152,16 @@ public final class ServiceDouble implements AutoCloseable {
     op.put("status_info", "");
     op.put("timeout_seconds", 3600);
     operators.put(name, op);
+  }
+
+  /** A file of {@code GET /downloads/files} (e.g. custom_manifests.json); others answer 404. */
+  public synchronized void setClusterFile(String name, byte[] content) {
+    clusterFiles.put(name, content);
+  }
+
+  /** What {@code GET /downloads/credentials} answers (the kubeconfig the controller applies manifests with). */
+  public synchronized void setKubeconfig(byte[] content) {
+    kubeconfig = content;
   }
 
   public synchronized void addOperator(String name, String type) {
@@ -336,10 +348,13 @@ public final class ServiceDouble implements AutoCloseable {
         }
         return new Object[] {202, clusterJson(false)};
       }
-      case "GET /downloads/files":
-        return err(404, "no custom manifests");
+      case "GET /downloads/files": {
+        Matcher f = Pattern.compile("(?:^|&)file_name=([^&]+)").matcher(query);
+        byte[] file = f.find() ? clusterFiles.get(java.net.URLDecoder.decode(f.group(1), StandardCharsets.UTF_8)) : null;
+        return file == null ? err(404, "no such file") : new Object[] {200, file};
+      }
       case "GET /downloads/credentials":
-        return new Object[] {200, "apiVersion: v1\nkind: Config\n".getBytes(StandardCharsets.UTF_8)};
+        return new Object[] {200, kubeconfig};
       default:
         return err(404, "unknown " + method + " " + rest);
     }

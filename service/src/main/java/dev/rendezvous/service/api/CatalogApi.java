@@ -3,6 +3,7 @@ package dev.rendezvous.service.api;
 import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.domain.operators.OlmOperator;
+import dev.rendezvous.service.domain.operators.OperatorSupportLevels;
 import dev.rendezvous.service.domain.validation.HardwareRequirements;
 import dev.rendezvous.service.domain.validation.HardwareRequirements.RoleRequirements;
 import dev.rendezvous.service.domain.validation.OperatorRequirements;
@@ -26,12 +27,14 @@ import java.util.function.Supplier;
  * The reference endpoints upstream's UI reads before its first screen (supported operators, component versions,
  * managed domains, support levels by feature and architecture), a cluster's preflight hardware requirements, and
  * its UI settings. Support levels say what this build really does: features it implements are {@code supported};
- * the OLM operators are {@code dev-preview}: their hardware needs are validated and the controller follows them, but
- * no generator here renders their OLM subscriptions.
+ * the OLM operators are as upstream decides per release, CPU architecture and platform
+ * ({@link OperatorSupportLevels}): their hardware needs are validated, their subscriptions rendered into the
+ * installation and the controller follows them.
  */
 public final class CatalogApi {
   /** The OLM operators a cluster may ask for (ClusterParams accepts these names). */
   static final List<String> OPERATORS = OlmOperator.names();
+  /** The features other than the operators; theirs depend on the request ({@link #features}). */
   private static final Map<String, String> FEATURES = features();
   /** Upstream's architecture-support-level-id for each catalog architecture (its answer's keys). */
   private static final Map<String, String> ARCHITECTURES = orderedMap("x86_64", "X86_64_ARCHITECTURE", "arm64",
@@ -59,9 +62,6 @@ public final class CatalogApi {
     for (String supported : List.of("SNO", "USER_MANAGED_NETWORKING", "CLUSTER_MANAGED_NETWORKING", "FULL_ISO",
         "MINIMAL_ISO", "CUSTOM_MANIFEST", "BAREMETAL_PLATFORM", "NONE_PLATFORM")) {
       f.put(supported, "supported");
-    }
-    for (String op : OPERATORS) {
-      f.put(op.toUpperCase(java.util.Locale.ROOT), "dev-preview");
     }
     for (String absent : List.of("NUTANIX_INTEGRATION", "VSPHERE_INTEGRATION", "EXTERNAL_PLATFORM_OCI",
         "VIP_AUTO_ALLOC", "DUAL_STACK")) {
@@ -94,14 +94,10 @@ public final class CatalogApi {
             .put("assisted-installer-controller", "rendezvous-controller-" + version)))));
     router.get(b + "/domains").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(new JsonArray(List.copyOf(managedDomains)))));
     router.get(b + "/release-sources").handler(ctx -> reply(ctx, 200, this::releaseSources));
-    router.get(b + "/support-levels/features").handler(ctx -> reply(ctx, 200, () -> {
-      requireVersion(ctx);
-      return Future.succeededFuture(new JsonObject().put("features", new JsonObject(new LinkedHashMap<>(FEATURES))));
-    }));
-    router.get(b + "/support-levels/features/detailed").handler(ctx -> reply(ctx, 200, () -> {
-      requireVersion(ctx);
-      return Future.succeededFuture(detailed());
-    }));
+    router.get(b + "/support-levels/features").handler(ctx -> reply(ctx, 200, () -> Future.succeededFuture(
+        new JsonObject().put("features", new JsonObject(new LinkedHashMap<>(features(ctx, requireVersion(ctx))))))));
+    router.get(b + "/support-levels/features/detailed").handler(ctx -> reply(ctx, 200,
+        () -> Future.succeededFuture(detailed(features(ctx, requireVersion(ctx))))));
     router.get(b + "/support-levels/architectures").handler(ctx -> reply(ctx, 200, () -> {
       ReleaseCatalog.Release r = requireVersion(ctx);
       JsonObject a = new JsonObject();
@@ -114,11 +110,24 @@ public final class CatalogApi {
   }
 
 
+  /** Every feature's level for the release and the request's cpu_architecture and platform_type. */
+  private static Map<String, String> features(RoutingContext ctx, ReleaseCatalog.Release r) {
+    Map<String, String> f = new LinkedHashMap<>(FEATURES);
+    String arch = ctx.request().getParam("cpu_architecture");
+    String platform = ctx.request().getParam("platform_type");
+    String external = ctx.request().getParam("external_platform_name");
+    for (OlmOperator op : OlmOperator.values()) {
+      f.put(op.wire().toUpperCase(java.util.Locale.ROOT),
+          OperatorSupportLevels.level(op, r.openshiftVersion(), arch, platform, external));
+    }
+    return f;
+  }
+
   /** GetDetailedSupportedFeatures: the same levels as features, as feature and operator objects. */
-  private static JsonObject detailed() {
+  private static JsonObject detailed(Map<String, String> levels) {
     JsonArray features = new JsonArray();
     JsonArray operators = new JsonArray();
-    for (Map.Entry<String, String> f : new java.util.TreeMap<>(FEATURES).entrySet()) {
+    for (Map.Entry<String, String> f : new java.util.TreeMap<>(levels).entrySet()) {
       String op = f.getKey().toLowerCase(java.util.Locale.ROOT);
       JsonObject o = new JsonObject().put("feature-support-level-id", f.getKey()).put("support_level", f.getValue())
           .put("incompatibilities", new JsonArray());

@@ -31,9 +31,11 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.sqlclient.Pool;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -104,8 +106,13 @@ public final class InstallFilesApi {
       String name = required(ctx, "file_name", FILE_NAMES);
       return cluster(ctx, id).compose(c -> {
         requireDownloadable(c, name);
+        if (name.equals(ClusterArtifacts.CONTROLLER_MANIFESTS)) {
+          // upstream's: the OLM operators' resources for the controller, there only when the cluster has operators
+          return ClusterFileRepository.get(db, id, name).map(f -> f.orElseThrow(() -> new ApiError(404, "file_name",
+              "cluster " + id + " has no OLM operator manifests")).content());
+        }
         if (name.startsWith("custom_manifests.")) {
-          return ManifestRepository.list(db, id).map(ms -> manifestsFile(name, ms));
+          return ManifestRepository.list(db, id).map(InstallFilesApi::manifestsYaml);
         }
         return ClusterFileRepository.get(db, id, name).map(f -> f.orElseThrow(() -> new ApiError(404, "file_name",
             name + " was not generated for cluster " + id)).content());
@@ -219,14 +226,28 @@ public final class InstallFilesApi {
 
   // ------------------------------------------------------------------------------------------ manifests
 
+  /**
+   * The user's manifests; with {@code include_system_generated} also those the system added to the last
+   * preparation (the OLM operators'), as upstream's {@code manifest_source: system}. A user file of the same path
+   * is listed as the user's.
+   */
   private void listManifests(RoutingContext ctx) {
     handle(ctx, () -> {
       UUID id = Requests.pathUuid(ctx, "cluster_id");
-      return cluster(ctx, id).compose(c -> ManifestRepository.list(db, id)).map(ms -> {
-        JsonArray out = new JsonArray();
-        ms.forEach(m -> out.add(manifestView(m.folder(), m.fileName())));
-        return out;
-      });
+      boolean system = Requests.queryBool(ctx, "include_system_generated", false);
+      return cluster(ctx, id).compose(c -> Future.all(ManifestRepository.list(db, id), system
+          ? ClusterFileRepository.names(db, id, ClusterArtifacts.SYSTEM_MANIFEST_PREFIX)
+          : Future.succeededFuture(List.<String>of()))).map(all -> {
+            TreeMap<String, JsonObject> byPath = new TreeMap<>();
+            for (String stored : all.<List<String>>resultAt(1)) {
+              String[] folderAndName = stored.substring(ClusterArtifacts.SYSTEM_MANIFEST_PREFIX.length()).split("/", 2);
+              byPath.put(stored, manifestView(folderAndName[0], folderAndName[1]).put("manifest_source", "system"));
+            }
+            for (ManifestRepository.Manifest m : all.<List<ManifestRepository.Manifest>>resultAt(0)) {
+              byPath.put(ClusterArtifacts.systemManifest(m.folder(), m.fileName()), manifestView(m.folder(), m.fileName()));
+            }
+            return new JsonArray(new ArrayList<>(byPath.values()));
+          });
     });
   }
 
@@ -283,9 +304,12 @@ public final class InstallFilesApi {
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       String folder = folder(ctx.request().getParam("folder", "manifests"), "folder");
       String name = fileName(ctx.request().getParam("file_name"), "file_name");
-      return cluster(ctx, id).compose(c -> ManifestRepository.get(db, id, folder, name)).map(o -> new Download(name,
-          o.orElseThrow(() -> new ApiError(404, "file_name", "manifest " + folder + "/" + name + " not found"))
-              .content().getBytes(StandardCharsets.UTF_8)));
+      // the user's, else one the system added (upstream serves both from the same store)
+      return cluster(ctx, id).compose(c -> ManifestRepository.get(db, id, folder, name)).compose(o -> o.isPresent()
+          ? Future.succeededFuture(o.get().content().getBytes(StandardCharsets.UTF_8))
+          : ClusterFileRepository.get(db, id, ClusterArtifacts.systemManifest(folder, name)).map(f -> f.orElseThrow(
+              () -> new ApiError(404, "file_name", "manifest " + folder + "/" + name + " not found")).content()))
+          .map(bytes -> new Download(name, bytes));
     });
   }
 
@@ -293,14 +317,8 @@ public final class InstallFilesApi {
     return new JsonObject().put("folder", folder).put("file_name", name).put("manifest_source", "user");
   }
 
-  /** custom_manifests.json: [{Name, Content(base64)}] as the controller reads it; .yaml: the manifests joined. */
-  private static byte[] manifestsFile(String name, List<ManifestRepository.Manifest> ms) {
-    if (name.endsWith(".json")) {
-      JsonArray a = new JsonArray();
-      ms.forEach(m -> a.add(new JsonObject().put("Name", m.fileName()).put("Folder", m.folder())
-          .put("Content", Base64.getEncoder().encodeToString(m.content().getBytes(StandardCharsets.UTF_8)))));
-      return a.encode().getBytes(StandardCharsets.UTF_8);
-    }
+  /** custom_manifests.yaml: the user's manifests joined. */
+  private static byte[] manifestsYaml(List<ManifestRepository.Manifest> ms) {
     StringBuilder b = new StringBuilder();
     for (ManifestRepository.Manifest m : ms) {
       b.append("---\n").append(m.content().strip()).append('\n');

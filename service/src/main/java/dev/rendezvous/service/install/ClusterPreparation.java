@@ -6,6 +6,7 @@ import dev.rendezvous.bus.event.ClusterPreparationFinished;
 import dev.rendezvous.service.api.RestApi.BusPublisher;
 import dev.rendezvous.service.brain.Brain;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.domain.operators.OperatorManifests;
 import dev.rendezvous.service.repo.ClusterFileRepository;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
@@ -15,10 +16,13 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -27,7 +31,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Prepares a cluster's installation when the brain asks ({@link Brain.PreparationRequests}): renders the
- * install-config from the stored cluster and hosts, runs the generator on a worker thread, stores every file in one
+ * install-config from the stored cluster and hosts and its OLM operators' manifests ({@link OperatorManifests}, given
+ * to the generator with the user's), runs the generator on a worker thread, stores every file in one
  * transaction tagged with the preparation, then publishes {@link ClusterPreparationFinished}. Idempotent: runs for a
  * cluster are never concurrent here, and a preparation whose files are already stored is only announced again (so a
  * repeat never changes files a host may have fetched).
@@ -84,7 +89,8 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       }
       String tenant = rs.iterator().next().getString(0);
       return request(tenant, clusterId);
-    }).compose(req -> vertx.executeBlocking(() -> generator.generate(req), false))
+    }).compose(p -> vertx.executeBlocking(() -> stored(p.operators(), generator.generate(p.request())),
+            false))
         .compose(a -> pool.withTransaction(tx -> ClusterFileRepository.replaceGenerated(tx, clusterId, preparation,
             a.generator(), a.files())).map(v -> {
               LOG.atInfo().addKeyValue("cluster_id", clusterId).addKeyValue("generator", a.generator())
@@ -93,8 +99,45 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
             }));
   }
 
+  /** A generation's input, and the operators' manifests in it (stored with the files). */
+  record Prepared(GenerationRequest request, OperatorManifests.Rendered operators) {}
+
+  /**
+   * The generated files plus what upstream keeps beside them: the manifests the system added (listed as
+   * {@code manifest_source: system}) and the controller's {@code custom_manifests.json}.
+   */
+  static ClusterArtifacts stored(OperatorManifests.Rendered operators, ClusterArtifacts a) {
+    Map<String, byte[]> files = new LinkedHashMap<>(a.files());
+    for (OperatorManifests.File f : operators.files()) {
+      files.put(ClusterArtifacts.systemManifest(f.folder(), f.fileName()), f.content().getBytes(StandardCharsets.UTF_8));
+    }
+    byte[] controller = operators.controllerFile();
+    if (controller != null) {
+      files.put(ClusterArtifacts.CONTROLLER_MANIFESTS, controller);
+    }
+    return new ClusterArtifacts(files, a.generator(), a.realPayload());
+  }
+
+  /**
+   * The user's manifests and then the operators' (upstream writes its own after the user's, so a user file of the
+   * same name is replaced).
+   */
+  static List<GenerationRequest.Manifest> withOperators(List<ManifestRepository.Manifest> user,
+      OperatorManifests.Rendered operators) {
+    Map<String, GenerationRequest.Manifest> byPath = new LinkedHashMap<>();
+    for (ManifestRepository.Manifest m : user) {
+      byPath.put(m.folder() + "/" + m.fileName(), new GenerationRequest.Manifest(m.folder(), m.fileName(), m.content()));
+    }
+    for (OperatorManifests.File f : operators.files()) {
+      String key = f.folder() + "/" + f.fileName();
+      byPath.remove(key);
+      byPath.put(key, new GenerationRequest.Manifest(f.folder(), f.fileName(), f.content()));
+    }
+    return List.copyOf(byPath.values());
+  }
+
   /** What the generator needs, read from the stored cluster, its hosts, pull secret and manifests. */
-  Future<GenerationRequest> request(String tenant, UUID clusterId) {
+  Future<Prepared> request(String tenant, UUID clusterId) {
     Future<ClusterRow> cluster = ClusterRepository.get(pool, tenant, clusterId)
         .map(o -> o.orElseThrow(() -> new IllegalStateException("cluster " + clusterId + " is gone")));
     Future<String> secret = ClusterRepository.pullSecret(pool, tenant, clusterId).map(o -> o.orElse(""));
@@ -105,8 +148,9 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       InstallConfigInput in = InstallConfigInputs.of(c, hosts.result(), secret.result()).withMirrors(mirrors);
       String release = c.spec().getString("ocp_release_image",
           catalog.find(c.openshiftVersion()).map(ReleaseCatalog.Release::releaseImage).orElse(null));
-      return new GenerationRequest(clusterId, c.openshiftVersion(), release, in, InstallConfigRenderer.render(in),
-          manifests.result().stream().map(m -> new GenerationRequest.Manifest(m.folder(), m.fileName(), m.content())).toList());
+      OperatorManifests.Rendered operators = OperatorManifests.render(OperatorTargets.of(c, hosts.result()));
+      return new Prepared(new GenerationRequest(clusterId, c.openshiftVersion(), release, in,
+          InstallConfigRenderer.render(in), withOperators(manifests.result(), operators)), operators);
     });
   }
 

@@ -46,6 +46,18 @@ public final class ClusterFileRepository {
             r.getString(0), r.getBuffer(1).getBytes(), r.getOffsetDateTime(2), r.getString(3))));
   }
 
+  /** The names of the cluster's stored files that start with {@code prefix}, sorted. */
+  public static Future<List<String>> names(SqlClient db, UUID clusterId, String prefix) {
+    return db.preparedQuery("SELECT file_name FROM cluster_files WHERE cluster_id = $1 AND starts_with(file_name, $2)"
+            + " ORDER BY file_name")
+        .execute(Tuple.of(clusterId, prefix))
+        .map(rs -> {
+          List<String> out = new ArrayList<>(rs.size());
+          rs.forEach(r -> out.add(r.getString(0)));
+          return out;
+        });
+  }
+
   /** The preparation the cluster's files belong to, if any were generated. */
   public static Future<Optional<OffsetDateTime>> preparation(SqlClient db, UUID clusterId) {
     return db.preparedQuery("SELECT max(preparation) FROM cluster_files WHERE cluster_id = $1")

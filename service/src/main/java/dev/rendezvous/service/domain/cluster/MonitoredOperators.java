@@ -2,8 +2,9 @@ package dev.rendezvous.service.domain.cluster;
 
 import dev.rendezvous.service.domain.cluster.ClusterContext.MonitoredOperator;
 import java.util.ArrayList;
+import dev.rendezvous.service.domain.operators.OlmOperator;
 import java.util.List;
-import java.util.Map;
+import java.util.Optional;
 
 /**
  * The operators an installation waits for (upstream's operator manager): the console always, the cluster version
@@ -13,17 +14,8 @@ import java.util.Map;
 public final class MonitoredOperators {
   /** Upstream's builtin operators wait an hour. */
   public static final long BUILTIN_TIMEOUT_SECONDS = 60 * 60;
+  /** For a name no {@link OlmOperator} knows (refused at creation; kept so old rows still show). */
   static final long OLM_TIMEOUT_SECONDS = 70 * 60;
-
-  /** Namespace and subscription of the OLM operators upstream installs (others: openshift-NAME / NAME). */
-  private static final Map<String, String[]> OLM = Map.of(
-      "lso", new String[] {"openshift-local-storage", "local-storage-operator"},
-      "odf", new String[] {"openshift-storage", "odf-operator"},
-      "lvm", new String[] {"openshift-storage", "lvms-operator"},
-      "cnv", new String[] {"openshift-cnv", "hco-operatorhub"},
-      "mce", new String[] {"multicluster-engine", "multicluster-engine"},
-      "mtv", new String[] {"openshift-mtv", "mtv-operator"},
-      "nmstate", new String[] {"openshift-nmstate", "kubernetes-nmstate-operator"});
 
   private MonitoredOperators() {}
 
@@ -41,8 +33,11 @@ public final class MonitoredOperators {
           null, null, null));
     }
     for (String name : olmOperators) {
-      String[] ns = OLM.getOrDefault(name, new String[] {"openshift-" + name, name});
-      out.add(new MonitoredOperator(name, "olm", ns[0], ns[1], OLM_TIMEOUT_SECONDS, "", null, null, null));
+      Optional<OlmOperator> op = OlmOperator.parse(name);
+      String namespace = op.map(o -> o.subscription().namespace()).orElse("openshift-" + name);
+      String subscription = op.map(o -> o.subscription().name()).orElse(name);
+      long timeout = op.map(OlmOperator::timeoutSeconds).orElse(OLM_TIMEOUT_SECONDS);
+      out.add(new MonitoredOperator(name, "olm", namespace, subscription, timeout, "", null, null, null));
     }
     return out;
   }

@@ -244,6 +244,11 @@ public final class OperatorRequirements {
     return mode.name().toLowerCase(Locale.ROOT);
   }
 
+  /** The disks ODF may use on the host (its manifests count OSDs from these); 0 without an inventory. */
+  public static long odfDisks(HostSnapshot h) {
+    return h.inventory() == null ? 0 : odfDisks(h, h.inventory());
+  }
+
   private static long odfDisks(HostSnapshot h, Inventory inv) {
     return storageDisks(h, inv, ODF_MIN_DISK_GB * 1_000_000_000L);
   }
