@@ -2,9 +2,12 @@
 # Creates / removes N network namespaces on one bridge, for running N real agents as N "hosts" on one
 # machine (the end-to-end test; each agent then runs as `ip netns exec rdvN rendezvous-agent ...`).
 #
-#   rdv-netns.sh up N [CIDR]   namespaces rdv-ns1..rdv-nsN, bridge rdv-br0 holding the first address
-#                              of CIDR (default 10.250.0.0/24) as the hosts' gateway; host i gets .(i+1)
-#   rdv-netns.sh down          removes every rdv-ns* namespace and the bridge
+#   rdv-netns.sh up N [CIDR] [unaddressed]
+#                              namespaces rdv-ns1..rdv-nsN, bridge rdv-br0 holding the first address
+#                              of CIDR (default 10.250.0.0/24) as the hosts' gateway; host i gets .(i+1),
+#                              unless "unaddressed": then each veth is left down, without address or
+#                              route, for a NetworkManager in the namespace to configure (rdv-netns-nm.sh)
+#   rdv-netns.sh down          ends the processes left in rdv-ns* namespaces, removes them and the bridge
 #   rdv-netns.sh check         whether this machine can do it (root, ip netns, veth, bridge)
 #   rdv-netns.sh list          namespaces and their addresses
 #
@@ -47,7 +50,8 @@ check() {
 }
 
 up() {
-  local n=${1:?usage: rdv-netns.sh up N [CIDR]} cidr=${2:-10.250.0.0/24}
+  local n=${1:?usage: rdv-netns.sh up N [CIDR] [unaddressed]} cidr=${2:-10.250.0.0/24} mode=${3:-}
+  [[ -z $mode || $mode == unaddressed ]] || die "unknown mode $mode"
   [[ $n =~ ^[0-9]+$ && $n -ge 1 && $n -le 250 ]] || die "N must be 1..250"
   local net=${cidr%/*} plen=${cidr#*/}
   local gw; gw=$(ip4_add "$net" 1)
@@ -66,6 +70,10 @@ up() {
     ip link set "$v" master "$BRIDGE"
     ip link set "$v" up
     ip -n "$ns" link set lo up
+    if [[ $mode == unaddressed ]]; then
+      echo "$ns unaddressed"
+      continue
+    fi
     ip -n "$ns" addr add "$addr/$plen" dev "$p"
     ip -n "$ns" link set "$p" up
     ip -n "$ns" route add default via "$gw"
@@ -75,6 +83,13 @@ up() {
 
 down() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^$PREFIX" || true); do
+    # what a test started there and did not end (an agent, a NetworkManager and its D-Bus): by process id
+    local pids; pids=$(ip netns pids "$ns" 2>/dev/null || true)
+    if [[ -n $pids ]]; then
+      kill $pids 2>/dev/null || true
+      sleep 1
+      kill -9 $(ip netns pids "$ns" 2>/dev/null || true) 2>/dev/null || true
+    fi
     ip netns del "$ns"
   done
   ip link del "$BRIDGE" 2>/dev/null || true
@@ -92,5 +107,5 @@ case "${1:-}" in
   down) down ;;
   check) check ;;
   list) list ;;
-  *) sed -n '2,16p' "$0"; exit 2 ;;
+  *) sed -n '2,19p' "$0"; exit 2 ;;
 esac

@@ -14,17 +14,20 @@ import java.util.concurrent.TimeUnit;
 final class NetnsAgents implements AutoCloseable {
   static final Path ROOT = Path.of(System.getProperty("user.dir")).getParent();
   static final Path SCRIPT = ROOT.resolve("agent/src/test/netns/rdv-netns.sh");
+  static final Path NM_SCRIPT = ROOT.resolve("agent/src/test/netns/rdv-netns-nm.sh");
   static final Path JAR = ROOT.resolve("agent/target/rendezvous-agent.jar");
   static final String BRIDGE_ADDRESS = "10.250.0.1";
 
   private final int count;
   private final Process[] agents;
+  private final Process[] networkManagers;
   private final Path logs;
   private final List<String> loopDevices = new ArrayList<>();
 
   private NetnsAgents(int count, Path logs) {
     this.count = count;
     this.agents = new Process[count + 1];
+    this.networkManagers = new Process[count + 1];
     this.logs = logs;
   }
 
@@ -46,9 +49,21 @@ final class NetnsAgents implements AutoCloseable {
   }
 
   static NetnsAgents up(int count, Path logs) throws Exception {
+    return up(count, logs, false);
+  }
+
+  /**
+   * As {@link #up(int, Path)}, but each host's NIC left down without address or route when {@code unaddressed}:
+   * for a NetworkManager in the namespace to configure ({@link #startNetworkManager}).
+   */
+  static NetnsAgents up(int count, Path logs, boolean unaddressed) throws Exception {
     run("down");
     try {
-      run("up", Integer.toString(count), "10.250.0.0/24");
+      if (unaddressed) {
+        run("up", Integer.toString(count), "10.250.0.0/24", "unaddressed");
+      } else {
+        run("up", Integer.toString(count), "10.250.0.0/24");
+      }
     } catch (IOException e) {
       run("down"); // nothing half made is left on the machine
       throw e;
@@ -119,6 +134,68 @@ final class NetnsAgents implements AutoCloseable {
     agents[i] = pb.start();
   }
 
+  /** Why NetworkManager cannot run in a namespace here (see rdv-netns-nm.sh), or null when it can. */
+  static String networkManagerUnavailable() {
+    List<String> dirs = new ArrayList<>(List.of(System.getenv().getOrDefault("PATH", "").split(":")));
+    dirs.addAll(List.of("/usr/sbin", "/sbin"));
+    for (String tool : List.of("NetworkManager", "dbus-daemon", "unshare")) {
+      if (dirs.stream().noneMatch(d -> !d.isEmpty() && Files.isExecutable(Path.of(d, tool)))) {
+        return tool + " is not installed (Debian packages network-manager, dbus, util-linux; scripts/install-test-tools)";
+      }
+    }
+    try {
+      if (!Files.readString(Path.of("/proc/filesystems")).contains("\toverlay\n")) {
+        return "the kernel has no overlay filesystem (rdv-netns-nm.sh keeps NetworkManager's writes off the machine with it)";
+      }
+    } catch (IOException e) {
+      return "cannot read /proc/filesystems: " + e;
+    }
+    return null;
+  }
+
+  /**
+   * Starts a real NetworkManager in namespace i (rdv-netns-nm.sh): {@code work/ignition} holds the discovery
+   * Ignition's network files at their paths; {@code execStart} (the Ignition unit's command) runs before it.
+   * Its log is {@code networkmanager-i.log}; it ends with {@link #close()}.
+   */
+  void startNetworkManager(int i, Path work, String execStart) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder("ip", "netns", "exec", "rdv-ns" + i, "unshare", "-m",
+        "bash", NM_SCRIPT.toString(), work.toString(), execStart).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("networkmanager-" + i + ".log").toFile()));
+    networkManagers[i] = pb.start();
+  }
+
+  /** Whether NetworkManager i is still running. */
+  boolean networkManagerAlive(int i) {
+    return networkManagers[i] != null && networkManagers[i].isAlive();
+  }
+
+  /** Ends NetworkManager i and its D-Bus (its child), by their process ids. */
+  void stopNetworkManager(int i) throws InterruptedException {
+    Process nm = networkManagers[i];
+    if (nm != null) {
+      List<ProcessHandle> children = nm.descendants().toList();
+      nm.destroy();
+      if (!nm.waitFor(10, TimeUnit.SECONDS)) {
+        nm.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+      }
+      for (ProcessHandle c : children) {
+        c.destroy();
+        try {
+          c.onExit().get(5, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+          c.destroyForcibly();
+        }
+      }
+      networkManagers[i] = null;
+    }
+  }
+
+  /** The MAC address the rig gives host i's NIC. */
+  static String mac(int i) {
+    return String.format("02:52:44:56:%02x:%02x", i >> 8, i & 255);
+  }
+
   /** Kills agent i the hard way, as a host losing power would. */
   void kill(int i) throws InterruptedException {
     if (agents[i] != null) {
@@ -148,6 +225,7 @@ final class NetnsAgents implements AutoCloseable {
     for (int i = 1; i <= count; i++) {
       try {
         kill(i);
+        stopNetworkManager(i);
         deleteRecursively(Path.of("/etc/netns", "rdv-ns" + i));
       } catch (Exception e) {
         first = first == null ? e : first;
