@@ -1,6 +1,7 @@
 package dev.rendezvous.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rendezvous.bus.BusConsumer;
@@ -93,6 +94,13 @@ class HostApiTest {
           .filter(c -> c.getString("id").equals(clusterId)).findFirst().orElseThrow();
       assertEquals(2, inList.getJsonArray("hosts").size());
       assertEquals(2, inList.getInteger("total_host_count"));
+      // without hosts the list counts them in SQL: the same counts, no host records
+      JsonObject counted = api.get("/clusters").array().stream().map(JsonObject.class::cast)
+          .filter(c -> c.getString("id").equals(clusterId)).findFirst().orElseThrow();
+      assertEquals(2, counted.getInteger("total_host_count"));
+      assertEquals(2, counted.getInteger("enabled_host_count"));
+      assertEquals(inList.getInteger("ready_host_count"), counted.getInteger("ready_host_count"));
+      assertFalse(counted.containsKey("hosts"));
       assertEquals(1, api.get("/clusters/" + clusterId).json().getJsonArray("hosts").stream()
           .filter(h -> ((JsonObject) h).getString("id").equals(hostId)).count());
 

@@ -113,17 +113,20 @@ public final class FleetSwarm {
       Map<String, Integer> hosts = new TreeMap<>();
       int hostCount = 0;
       int readyOrBeyond = 0;
-      for (JsonNode c : get("/clusters?with_hosts=true")) {
+      // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
+      // cluster hundreds of MB per poll), which loaded the service more than the agents did
+      for (JsonNode c : get("/clusters")) {
         String id = c.path("id").asText();
         if (!ours.contains(id)) {
           continue;
         }
         String status = c.path("status").asText();
         clusters.merge(status, 1, Integer::sum);
-        for (JsonNode h : c.path("hosts")) {
-          hosts.merge(h.path("status").asText(), 1, Integer::sum);
-          hostCount++;
-        }
+        int total = c.path("total_host_count").asInt();
+        int known = c.path("ready_host_count").asInt();
+        hosts.merge("registered", total, Integer::sum);
+        hosts.merge("known", known, Integer::sum);
+        hostCount += total;
         if (!Set.of("insufficient", "pending-for-input", "adding-hosts").contains(status)) {
           readyOrBeyond++;
         }

@@ -2,6 +2,7 @@ package dev.rendezvous.service.api;
 
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.HostRepository;
 import dev.rendezvous.service.repo.HostRepository.HostRow;
 import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import dev.rendezvous.service.repo.Times;
@@ -16,6 +17,18 @@ public final class ApiViews {
   private ApiViews() {}
 
   public static JsonObject cluster(ClusterRow c, ReleaseCatalog catalog, List<HostRow> hosts, boolean withHosts) {
+    JsonObject o = cluster(c, catalog, new HostRepository.HostCounts(hosts.size(),
+        hosts.stream().filter(h -> "known".equals(h.status())).count()));
+    if (withHosts) {
+      JsonArray hs = new JsonArray();
+      hosts.forEach(h -> hs.add(host(h)));
+      o.put("hosts", hs);
+    }
+    return o;
+  }
+
+  /** The cluster without its hosts, with their counts. */
+  public static JsonObject cluster(ClusterRow c, ReleaseCatalog catalog, HostRepository.HostCounts counts) {
     JsonObject o = c.spec().copy()
         .put("kind", kind(c))
         .put("id", c.id().toString())
@@ -61,14 +74,9 @@ public final class ApiViews {
     o.put("ignored_cluster_validations", state.getJsonArray("ignored_cluster_validations", new JsonArray()).encode());
     putIfSet(o, "controller_logs_started_at", state.getString("controller_logs_started_at"));
     putIfSet(o, "controller_logs_collected_at", state.getString("controller_logs_collected_at"));
-    o.put("total_host_count", hosts.size());
-    o.put("enabled_host_count", hosts.size());
-    o.put("ready_host_count", hosts.stream().filter(h -> "known".equals(h.status())).count());
-    if (withHosts) {
-      JsonArray hs = new JsonArray();
-      hosts.forEach(h -> hs.add(host(h)));
-      o.put("hosts", hs);
-    }
+    o.put("total_host_count", counts.total());
+    o.put("enabled_host_count", counts.total());
+    o.put("ready_host_count", counts.known());
     return o;
   }
 

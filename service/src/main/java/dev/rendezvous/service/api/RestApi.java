@@ -231,12 +231,21 @@ public final class RestApi {
     handle(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       boolean withHosts = Requests.queryBool(ctx, "with_hosts", false);
-      return ClusterRepository.list(db, t.name()).compose(rows -> HostRepository.listByClusters(db, t.name(),
-          rows.stream().map(ClusterRow::id).toList()).map(hosts -> {
+      return ClusterRepository.list(db, t.name()).compose(rows -> {
+        List<UUID> ids = rows.stream().map(ClusterRow::id).toList();
+        if (!withHosts) { // counts only: a host's record carries its inventory and its view of every peer
+          return HostRepository.countsByClusters(db, t.name(), ids).map(counts -> {
             JsonArray out = new JsonArray();
-            rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, hosts.getOrDefault(c.id(), List.of()), withHosts)));
+            rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, counts.getOrDefault(c.id(), HostRepository.HostCounts.NONE))));
             return out;
-          }));
+          });
+        }
+        return HostRepository.listByClusters(db, t.name(), ids).map(hosts -> {
+          JsonArray out = new JsonArray();
+          rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, hosts.getOrDefault(c.id(), List.of()), true)));
+          return out;
+        });
+      });
     });
   }
 

@@ -76,6 +76,23 @@ public final class HostRepository {
         });
   }
 
+  /** How many hosts a cluster has, and how many are known (its view's total and ready host counts). */
+  public record HostCounts(long total, long known) {
+    public static final HostCounts NONE = new HostCounts(0, 0);
+  }
+
+  /** The counts of each cluster's hosts, without reading the hosts (a list without hosts needs no more). */
+  public static Future<java.util.Map<UUID, HostCounts>> countsByClusters(SqlClient db, String tenant, List<UUID> clusterIds) {
+    return db.preparedQuery("SELECT h.cluster_id, count(*), count(*) FILTER (WHERE h.status = 'known')" + FROM
+            + " WHERE h.cluster_id = ANY($1) AND ie.tenant = $2 GROUP BY h.cluster_id")
+        .execute(Tuple.of(clusterIds.toArray(new UUID[0]), tenant))
+        .map(rs -> {
+          java.util.Map<UUID, HostCounts> out = new java.util.HashMap<>();
+          rs.forEach(r -> out.put(r.getUUID(0), new HostCounts(r.getLong(1), r.getLong(2))));
+          return out;
+        });
+  }
+
   public static Future<Boolean> delete(SqlClient db, UUID infraEnvId, UUID id) {
     return db.preparedQuery("DELETE FROM hosts WHERE id = $1 AND infra_env_id = $2")
         .execute(Tuple.of(id, infraEnvId))

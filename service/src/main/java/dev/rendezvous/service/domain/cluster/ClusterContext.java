@@ -110,7 +110,7 @@ public record ClusterContext(
     ingressVips = copy(ingressVips);
     olmOperators = copy(olmOperators);
     monitoredOperators = copy(monitoredOperators);
-    hosts = copy(hosts);
+    hosts = ClusterHosts.of(hosts);
     ipCollisions = ipCollisions == null ? Map.of() : Map.copyOf(ipCollisions);
     ignoredHostValidations = ignoredHostValidations == null ? Set.of() : Set.copyOf(ignoredHostValidations);
     ignoredClusterValidations = ignoredClusterValidations == null ? Set.of() : Set.copyOf(ignoredClusterValidations);
@@ -130,7 +130,7 @@ public record ClusterContext(
   }
 
   public Optional<HostSnapshot> host(UUID hostId) {
-    return hosts.stream().filter(h -> h.id().equals(hostId)).findFirst();
+    return Optional.ofNullable(ClusterHosts.find(hosts, hostId));
   }
 
   /** The same cluster with one host replaced (or added), e.g. to re-evaluate after a host transition. */
