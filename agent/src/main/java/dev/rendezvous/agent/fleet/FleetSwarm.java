@@ -183,6 +183,10 @@ public final class FleetSwarm {
       c.putArray("api_vips").addObject().put("ip", "10.200.255.1");
       c.putArray("ingress_vips").addObject().put("ip", "10.200.255.2");
     }
+    if (config.hostsPerCluster() > 512) {
+      // the default cluster network (10.128.0.0/14, a /23 per host) holds 512 hosts; upstream refuses more
+      c.putArray("cluster_networks").addObject().put("cidr", "10.128.0.0/14").put("host_prefix", 24);
+    }
     return post("/clusters", c).path("id").asText();
   }
 
