@@ -36,6 +36,14 @@ class UiPathsTest {
     JsonObject features = api.get("/support-levels/features?openshift_version=4.18").json().getJsonObject("features");
     assertEquals("supported", features.getString("SNO"));
     assertEquals("supported", features.getString("LVM"), "as upstream's: its subscription is rendered");
+    // the UI takes a missing id for supported: what this build does not do is listed as such
+    assertEquals("unavailable", features.getString("NVIDIA_GPU"), "an operator upstream offers and this build does not");
+    assertEquals("unavailable", features.getString("DUAL_STACK_VIPS"));
+    assertEquals("supported", features.getString("OVN_NETWORK_TYPE"));
+    assertEquals("unavailable", features.getString("SDN_NETWORK_TYPE"), "gone from 4.15 on");
+    assertEquals("supported", api.get("/support-levels/features?openshift_version=4.14").json().getJsonObject("features")
+        .getString("SDN_NETWORK_TYPE"));
+    assertEquals("supported", features.getString("NON_STANDARD_HA_CONTROL_PLANE"));
     JsonObject arm = api.get("/support-levels/features?openshift_version=4.18&cpu_architecture=arm64").json()
         .getJsonObject("features");
     assertEquals("unavailable", arm.getString("ODF"), "upstream's ODF is incompatible with arm64");

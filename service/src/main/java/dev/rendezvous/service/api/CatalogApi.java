@@ -60,11 +60,25 @@ public final class CatalogApi {
     Map<String, String> f = new LinkedHashMap<>();
     // upstream's feature-support-level-id values only: the UI looks features up by these keys
     for (String supported : List.of("SNO", "USER_MANAGED_NETWORKING", "CLUSTER_MANAGED_NETWORKING", "FULL_ISO",
-        "MINIMAL_ISO", "CUSTOM_MANIFEST", "BAREMETAL_PLATFORM", "NONE_PLATFORM")) {
+        "MINIMAL_ISO", "CUSTOM_MANIFEST", "BAREMETAL_PLATFORM", "NONE_PLATFORM", "PLATFORM_MANAGED_NETWORKING",
+        "OVN_NETWORK_TYPE")) {
       f.put(supported, "supported");
     }
+    // accepted and written into the install config, but their network operators' manifests are the user's to add;
+    // a single node takes day-2 workers through the add-hosts flow, which is not proven on one here
+    for (String preview : List.of("CILIUM_NETWORK_TYPE", "CALICO_NETWORK_TYPE", "CISCO_ACI_NETWORK_TYPE",
+        "NONE_NETWORK_TYPE", "SINGLE_NODE_EXPANSION")) {
+      f.put(preview, "dev-preview");
+    }
+    // the UI takes a missing id for supported: every id upstream knows and this build does not do is listed
     for (String absent : List.of("NUTANIX_INTEGRATION", "VSPHERE_INTEGRATION", "EXTERNAL_PLATFORM_OCI",
-        "VIP_AUTO_ALLOC", "DUAL_STACK")) {
+        "EXTERNAL_PLATFORM", "VIP_AUTO_ALLOC", "DUAL_STACK", "DUAL_STACK_VIPS", "DUAL_STACK_PRIMARY_IPV6",
+        "USER_MANAGED_LOAD_BALANCER", "TNA", "TNF",
+        // OLM operators upstream offers and this build does not (supported-operators does not list them)
+        "OSC", "NODE_FEATURE_DISCOVERY", "NVIDIA_GPU", "AMD_GPU", "PIPELINES", "SERVICEMESH", "SERVERLESS",
+        "OPENSHIFT_AI", "AUTHORINO", "KMM", "NODE_HEALTHCHECK", "SELF_NODE_REMEDIATION", "FENCE_AGENTS_REMEDIATION",
+        "NODE_MAINTENANCE", "KUBE_DESCHEDULER", "CLUSTER_OBSERVABILITY", "NUMA_RESOURCES", "OADP", "METALLB", "LOKI",
+        "OPENSHIFT_LOGGING")) {
       f.put(absent, "unavailable");
     }
     return Map.copyOf(f);
@@ -113,6 +127,10 @@ public final class CatalogApi {
   /** Every feature's level for the release and the request's cpu_architecture and platform_type. */
   private static Map<String, String> features(RoutingContext ctx, ReleaseCatalog.Release r) {
     Map<String, String> f = new LinkedHashMap<>(FEATURES);
+    // as upstream: OpenShiftSDN is gone from 4.15 on; four or five control-plane nodes come with 4.18
+    f.put("SDN_NETWORK_TYPE", HardwareRequirements.versionAtLeast(r.openshiftVersion(), 4, 15) ? "unavailable" : "supported");
+    f.put("NON_STANDARD_HA_CONTROL_PLANE",
+        HardwareRequirements.versionAtLeast(r.openshiftVersion(), 4, 18) ? "supported" : "unavailable");
     String arch = ctx.request().getParam("cpu_architecture");
     String platform = ctx.request().getParam("platform_type");
     String external = ctx.request().getParam("external_platform_name");
