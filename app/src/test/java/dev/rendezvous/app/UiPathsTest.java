@@ -83,23 +83,23 @@ class UiPathsTest {
     JsonObject created = api.post("/clusters", Api.cluster("operators").put("olm_operators",
         new JsonArray().add(new JsonObject().put("name", "mtv")))).json();
     String id = created.getString("id");
-    // MTV needs CNV, which needs LSO: all three are monitored from the start, as upstream
+    // MTV needs CNV (which, as upstream's current operator, needs nothing): both are monitored from the start
     java.util.List<String> monitored = created.getJsonArray("monitored_operators").stream()
         .map(o -> ((JsonObject) o).getString("name")).toList();
-    assertEquals(java.util.List.of("console", "lso", "cnv", "mtv"), monitored);
+    assertEquals(java.util.List.of("console", "cnv", "mtv"), monitored);
     JsonArray preflight = api.get("/clusters/" + id + "/preflight-requirements").json().getJsonArray("operators");
     JsonObject cnv = preflight.stream().map(JsonObject.class::cast)
         .filter(o -> "cnv".equals(o.getString("operator_name"))).findFirst().orElseThrow();
-    assertEquals(new JsonArray().add("lso"), cnv.getJsonArray("dependencies"));
+    assertEquals(new JsonArray(), cnv.getJsonArray("dependencies"));
     assertEquals(4, cnv.getJsonObject("requirements").getJsonObject("master").getJsonObject("quantitative")
         .getInteger("cpu_cores"));
-    assertEquals(3, preflight.size(), preflight.encode());
+    assertEquals(2, preflight.size(), preflight.encode());
 
     Api.Reply unknown = api.patch("/clusters/" + id, new JsonObject().put("olm_operators",
         new JsonArray().add(new JsonObject().put("name", "odf")).add(new JsonObject().put("name", "no-such"))));
     assertEquals(400, unknown.status(), unknown.toString());
     assertEquals("olm_operators[1].name", unknown.json().getString("field"));
-    assertEquals(3, api.get("/clusters/" + id).json().getJsonArray("monitored_operators").size() - 1,
+    assertEquals(2, api.get("/clusters/" + id).json().getJsonArray("monitored_operators").size() - 1,
         "a refused update changes nothing");
     JsonObject odf = api.patch("/clusters/" + id, new JsonObject().put("olm_operators",
         new JsonArray().add(new JsonObject().put("name", "odf")))).json();

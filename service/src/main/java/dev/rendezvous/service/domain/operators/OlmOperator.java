@@ -21,7 +21,7 @@ public enum OlmOperator {
       new Subscription("openshift-storage", "lvms-operator", "lvms-operator", null), 30),
   ODF("odf", "OpenShift Data Foundation", List.of("lso"), null,
       new Subscription("openshift-storage", "odf-operator", "odf-operator", null), 30),
-  CNV("cnv", "OpenShift Virtualization", List.of("lso"), null,
+  CNV("cnv", "OpenShift Virtualization", List.of(), null, // no dependency in upstream's current operator
       new Subscription("openshift-cnv", "hco-operatorhub", "kubevirt-hyperconverged", "stable"), 60),
   MCE("mce", "multicluster engine", List.of(), "4.10",
       new Subscription("multicluster-engine", "multicluster-engine", "multicluster-engine", null), 60),

@@ -146,7 +146,7 @@ class OperatorManifestsTest {
         .at("/metadata/labels/machineconfiguration.openshift.io~1role").asText());
     assertEquals("mtv-operator", files.get("50_openshift-mtv_subscription.yaml").at("/spec/name").asText());
     assertEquals("migration", files.get("50_openshift-mtv_operator_group.yaml").at("/metadata/name").asText());
-    assertEquals(List.of("lso", "cnv", "mtv"), r.postInstall().stream().map(PostInstall::operator).toList());
+    assertEquals(List.of("cnv", "mtv"), r.postInstall().stream().map(PostInstall::operator).toList());
     assertEquals("HyperConverged", single(post(r, "cnv")).path("kind").asText());
     assertEquals("ForkliftController", single(post(r, "mtv")).path("kind").asText());
   }
