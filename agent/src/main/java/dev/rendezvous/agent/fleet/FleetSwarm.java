@@ -32,6 +32,7 @@ import java.util.TreeMap;
  * themselves run on the given Vert.x.
  */
 public final class FleetSwarm {
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   /** What to drive. */
   public record Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install,
       String prefix, String transport, Duration timeout, Duration reportEvery) {
@@ -115,7 +116,14 @@ public final class FleetSwarm {
       int readyOrBeyond = 0;
       // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
       // cluster hundreds of MB per poll), which loaded the service more than the agents did
-      for (JsonNode c : get("/clusters")) {
+      JsonNode listed;
+      try {
+        listed = get("/clusters");
+      } catch (java.net.http.HttpTimeoutException e) {
+        out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
+        continue; // a busy service is no reason to stop the agents
+      }
+      for (JsonNode c : listed) {
         String id = c.path("id").asText();
         if (!ours.contains(id)) {
           continue;
@@ -131,7 +139,12 @@ public final class FleetSwarm {
           readyOrBeyond++;
         }
         if (config.install() && status.equals("ready") && installRequested.add(id)) {
-          post("/clusters/" + id + "/actions/install", null);
+          try {
+            post("/clusters/" + id + "/actions/install", null);
+          } catch (java.net.http.HttpTimeoutException e) {
+            // the answer is the whole cluster with its hosts (upstream's): big for a big cluster; the request stands
+            out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id, REQUEST_TIMEOUT.toSeconds());
+          }
           installStarted.put(id, System.nanoTime());
         }
         if ((status.equals("installed") || status.equals("error")) && installStarted.containsKey(id)
@@ -237,7 +250,7 @@ public final class FleetSwarm {
     if (config.userToken() != null) {
       b.header("Authorization", "Bearer " + config.userToken());
     }
-    HttpRequest req = b.timeout(Duration.ofSeconds(30)).build();
+    HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
     for (int attempt = 1; ; attempt++) {
       HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)

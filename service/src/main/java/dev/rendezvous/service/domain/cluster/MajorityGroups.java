@@ -96,43 +96,18 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
     }
     for (Cidr net : networks) {
       Map<String, Boolean> inNet = new HashMap<>();
-      BitSet[] reaches = new BitSet[sorted.size()];
-      for (int i = 0; i < sorted.size(); i++) {
-        reaches[i] = new BitSet();
-        HostSnapshot a = sorted.get(i);
-        if (a.connectivity() == null || !hasAddressIn(a, net)) {
-          continue;
-        }
-        for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
-          Integer j = r.hostId() == null ? null : index.get(r.hostId());
-          if (j != null && j != i && r.l2Connectivity().stream().anyMatch(l2 -> l2.successful()
-              && l2.remoteIpAddress() != null && inNet.computeIfAbsent(l2.remoteIpAddress(), net::containsAddress))) {
-            reaches[i].set(j);
-          }
-        }
-      }
+      BitSet[] reaches = reaches(sorted, index, a -> hasAddressIn(a, net), r -> r.l2Connectivity().stream()
+          .anyMatch(l2 -> l2.successful() && l2.remoteIpAddress() != null
+              && inNet.computeIfAbsent(l2.remoteIpAddress(), net::containsAddress)));
       groups.put(net.toString(), ids(sorted, FullMeshGroups.largest(bothWays(reaches), MIN_GROUP_SIZE)));
     }
     for (boolean v4 : new boolean[] {true, false}) {
       if (sorted.stream().noneMatch(h -> hasFamily(h, v4))) {
         continue;
       }
-      BitSet[] reaches = new BitSet[sorted.size()];
-      for (int i = 0; i < sorted.size(); i++) {
-        reaches[i] = new BitSet();
-        HostSnapshot a = sorted.get(i);
-        if (a.connectivity() == null || !hasFamily(a, v4)) {
-          continue;
-        }
-        for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
-          Integer j = r.hostId() == null ? null : index.get(r.hostId());
-          if (j != null && j != i && r.l3Connectivity().stream().anyMatch(l3 -> l3.successful()
-              && l3.remoteIpAddress() != null && Boolean.valueOf(v4).equals(ipv4.computeIfAbsent(l3.remoteIpAddress(),
-                  ip -> Cidr.parse(ip).map(Cidr::isIpv4).orElse(null))))) {
-            reaches[i].set(j);
-          }
-        }
-      }
+      BitSet[] reaches = reaches(sorted, index, a -> hasFamily(a, v4), r -> r.l3Connectivity().stream()
+          .anyMatch(l3 -> l3.successful() && l3.remoteIpAddress() != null && Boolean.valueOf(v4).equals(
+              ipv4.computeIfAbsent(l3.remoteIpAddress(), ip -> Cidr.parse(ip).map(Cidr::isIpv4).orElse(null)))));
       groups.put(v4 ? IPV4 : IPV6, ids(sorted, FullMeshGroups.largest(bothWays(reaches), MIN_GROUP_SIZE)));
     }
     for (HostSnapshot a : hosts) {
@@ -150,6 +125,26 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
     Map<UUID, List<String>> l3 = new TreeMap<>();
     l3Addresses.forEach((k, v) -> l3.put(k, List.copyOf(v)));
     return new MajorityGroups(groups, l3);
+  }
+
+  /** Per host (by index), the peers it reports reached; only hosts that are {@code member}s report. */
+  private static BitSet[] reaches(List<HostSnapshot> sorted, Map<UUID, Integer> index,
+      java.util.function.Predicate<HostSnapshot> member, java.util.function.Predicate<ConnectivityReport.RemoteHost> reached) {
+    BitSet[] out = new BitSet[sorted.size()];
+    for (int i = 0; i < sorted.size(); i++) {
+      out[i] = new BitSet();
+      HostSnapshot a = sorted.get(i);
+      if (a.connectivity() == null || !member.test(a)) {
+        continue;
+      }
+      for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
+        Integer j = r.hostId() == null ? null : index.get(r.hostId());
+        if (j != null && j != i && reached.test(r)) {
+          out[i].set(j);
+        }
+      }
+    }
+    return out;
   }
 
   /** Connected means reached both ways. */
