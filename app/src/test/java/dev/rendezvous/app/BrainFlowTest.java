@@ -1,6 +1,7 @@
 package dev.rendezvous.app;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.vertx.core.json.JsonArray;
@@ -135,6 +136,21 @@ class BrainFlowTest {
       JsonObject c = api.get("/clusters/" + r.cluster()).json();
       assertEquals(3, c.getInteger("ready_host_count"));
       assertTrue(c.getString("validations_info").contains("sufficient-masters-count"));
+      // the cluster carries its hosts' documents; its host list only those asked for, as upstream's
+      JsonObject full = c.getJsonArray("hosts").getJsonObject(0);
+      assertTrue(new JsonObject(full.getString("inventory")).containsKey("cpu"), full.getString("inventory"));
+      assertTrue(new JsonObject(full.getString("connectivity")).containsKey("remote_hosts"));
+      String list = "/clusters/" + r.cluster() + "/hosts";
+      JsonObject bare = api.get(list).array().getJsonObject(0);
+      assertFalse(bare.containsKey("inventory") || bare.containsKey("connectivity"), bare.encode());
+      assertTrue(bare.containsKey("validations_info"));
+      JsonObject withInventory = api.get(list + "?with-inventory=true").array().getJsonObject(0);
+      assertTrue(withInventory.containsKey("inventory") && !withInventory.containsKey("connectivity"));
+      JsonObject both = api.get(list + "?with-inventory=true&with-connectivity=true").array().getJsonObject(0);
+      assertEquals(new JsonObject(full.getString("connectivity")), new JsonObject(both.getString("connectivity")));
+      Api.Reply bad = api.get(list + "?with-connectivity=yes");
+      assertEquals(400, bad.status(), bad.body());
+      assertEquals("with-connectivity", bad.json().getString("field"));
       // the agents were told: inventory first, then the known host's steps
       Await.until("known plans delivered", PATIENCE, () -> hosts.stream().allMatch(x -> gw.plansOf(x).stream()
           .anyMatch(p -> p.contains("connectivity-check"))) ? true : null);

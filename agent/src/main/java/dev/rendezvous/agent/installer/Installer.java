@@ -184,7 +184,7 @@ public final class Installer {
   }
 
   private void poll(Set<String> stages, int wanted, String what, long deadline, CompletableFuture<Void> done) {
-    service.clusterHosts(request).whenComplete((hosts, t) -> {
+    service.clusterMasters(request).whenComplete((hosts, t) -> {
       if (t == null && count(hosts, stages) >= wanted) {
         done.complete(null);
       } else if (System.nanoTime() > deadline) {

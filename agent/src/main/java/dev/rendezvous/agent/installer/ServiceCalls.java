@@ -46,9 +46,9 @@ public final class ServiceCalls {
         .thenApply(b -> null);
   }
 
-  /** GET /v2/clusters/{id}/hosts (the controller's and installer's view of the other hosts). */
-  public CompletableFuture<JsonNode> clusterHosts(InstallRequest r) {
-    return send(HttpRequest.newBuilder(URI.create(base + "/clusters/" + r.clusterId() + "/hosts")).GET(), 0)
+  /** GET /v2/clusters/{id}/hosts?role=master: the masters' stages, as upstream's installer asks (no documents). */
+  public CompletableFuture<JsonNode> clusterMasters(InstallRequest r) {
+    return send(HttpRequest.newBuilder(URI.create(base + "/clusters/" + r.clusterId() + "/hosts?role=master")).GET(), 0)
         .thenApply(ServiceCalls::json);
   }
 

@@ -75,7 +75,11 @@ class InstallerTest {
       current.put(host, stage.equals("Rebooting") && roles.get(host).equals("master") ? mastersBecome : stage);
     } else if (path.endsWith("/clusters/" + cluster + "/hosts")) {
       ArrayNode hosts = JSON.createArrayNode();
+      boolean mastersOnly = "role=master".equals(ex.getRequestURI().getRawQuery()); // as the service filters
       roles.forEach((id, role) -> {
+        if (mastersOnly && role.equals("worker")) {
+          return;
+        }
         ObjectNode h = hosts.addObject().put("id", id).put("role", role.equals("bootstrap") ? "master" : role)
             .put("bootstrap", role.equals("bootstrap"));
         h.putObject("progress").put("current_stage", current.getOrDefault(id, ""));

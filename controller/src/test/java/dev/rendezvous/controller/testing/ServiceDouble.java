@@ -302,7 +302,8 @@ public final class ServiceDouble implements AutoCloseable {
       case "GET ":
         return new Object[] {200, clusterJson(!query.contains("exclude-hosts=true"))};
       case "GET /hosts":
-        return new Object[] {200, hostsJson()};
+        // as the service: a host list carries the inventories only when asked for
+        return new Object[] {200, hostsJson(query.contains("with-inventory=true"))};
       case "PUT /progress": {
         String stage = JSON.readTree(body).path("finalizing_stage").asText();
         finalizingStage = stage;
@@ -439,12 +440,12 @@ public final class ServiceDouble implements AutoCloseable {
     ArrayNode ops = c.putArray("monitored_operators");
     operators.values().forEach(o -> ops.add(o.deepCopy()));
     if (withHosts) {
-      c.set("hosts", hostsJson());
+      c.set("hosts", hostsJson(true));
     }
     return c;
   }
 
-  private ArrayNode hostsJson() {
+  private ArrayNode hostsJson(boolean withInventory) {
     ArrayNode a = JSON.createArrayNode();
     for (HostState h : hosts.values()) {
       ObjectNode o = a.addObject();
@@ -463,7 +464,9 @@ public final class ServiceDouble implements AutoCloseable {
       nic.put("name", "eth0");
       nic.putArray("ipv4_addresses").add(h.ip + "/24");
       nic.putArray("ipv6_addresses");
-      o.put("inventory", inv.toString());
+      if (withInventory) {
+        o.put("inventory", inv.toString());
+      }
       ObjectNode prog = o.putObject("progress");
       if (h.stage != null) {
         prog.put("current_stage", h.stage.wire());

@@ -23,6 +23,7 @@ import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import dev.rendezvous.service.repo.Times;
 import dev.rendezvous.service.validation.InvalidInputException;
 import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -358,7 +359,11 @@ public final class RestApi {
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       List<String> roles = Requests.queryList(ctx, "role", List.of("master", "arbiter", "worker", "auto-assign"));
       String status = ctx.request().getParam("status");
-      return cluster(t, id).compose(c -> hostsOf(t, id)).map(hs -> {
+      // as upstream: the inventory and the connectivity report only when asked for (the report alone is ~300 KB
+      // per host in a 1,000-host cluster, and the installers poll this list)
+      HostRepository.Documents docs = HostRepository.Documents.of(Requests.queryBool(ctx, "with-inventory", false),
+          Requests.queryBool(ctx, "with-connectivity", false));
+      return cluster(t, id).compose(c -> HostRepository.listByCluster(db, t.name(), id, docs)).map(hs -> {
         JsonArray out = new JsonArray();
         for (HostRow h : hs) {
           String effective = "auto-assign".equals(h.role()) && h.suggestedRole() != null ? h.suggestedRole() : h.role();
@@ -625,13 +630,40 @@ public final class RestApi {
       ctx.fail(e);
       return;
     }
-    f.onSuccess(body -> {
-      ctx.response().setStatusCode(status);
-      if (status == 204 || body == null) {
-        ctx.response().end();
-      } else {
-        ctx.response().putHeader("Content-Type", "application/json").end(body.toString());
-      }
-    }).onFailure(ctx::fail);
+    f.compose(body -> status == 204 || body == null ? Future.succeededFuture((Buffer) null) : encode(ctx, body))
+        .onSuccess(bytes -> {
+          ctx.response().setStatusCode(status);
+          if (bytes == null) {
+            ctx.response().end();
+          } else {
+            ctx.response().putHeader("Content-Type", "application/json").end(bytes);
+          }
+        }).onFailure(ctx::fail);
+  }
+
+  /** Above this many hosts in a view, its JSON is encoded on a worker thread (a 1,000-host cluster is ~300 MB). */
+  static final int LARGE_VIEW_HOSTS = 50;
+
+  /**
+   * JSON straight to bytes (no intermediate String: a big cluster's view would take three times its size), on a
+   * worker thread when it is large, so an event loop never spends a second encoding hundreds of MB.
+   */
+  static Future<Buffer> encode(RoutingContext ctx, Object body) {
+    boolean large = body instanceof JsonArray a && a.size() > LARGE_VIEW_HOSTS
+        || body instanceof JsonObject o && o.getValue("hosts") instanceof JsonArray hs && hs.size() > LARGE_VIEW_HOSTS;
+    if (!large) {
+      return Future.succeededFuture(bytes(body));
+    }
+    return ctx.vertx().executeBlocking(() -> bytes(body), false);
+  }
+
+  private static Buffer bytes(Object body) {
+    if (body instanceof JsonObject o) {
+      return o.toBuffer();
+    }
+    if (body instanceof JsonArray a) {
+      return a.toBuffer();
+    }
+    return Buffer.buffer(body.toString());
   }
 }

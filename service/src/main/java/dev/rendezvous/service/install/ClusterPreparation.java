@@ -141,7 +141,8 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
     Future<ClusterRow> cluster = ClusterRepository.get(pool, tenant, clusterId)
         .map(o -> o.orElseThrow(() -> new IllegalStateException("cluster " + clusterId + " is gone")));
     Future<String> secret = ClusterRepository.pullSecret(pool, tenant, clusterId).map(o -> o.orElse(""));
-    Future<List<HostRepository.HostRow>> hosts = HostRepository.listByCluster(pool, tenant, clusterId);
+    Future<List<HostRepository.HostRow>> hosts = HostRepository.listByCluster(pool, tenant, clusterId,
+        HostRepository.Documents.INVENTORY); // the connectivity reports are not an input of the install config
     Future<List<ManifestRepository.Manifest>> manifests = ManifestRepository.list(pool, clusterId);
     return Future.all(cluster, secret, hosts, manifests).map(v -> {
       ClusterRow c = cluster.result();

@@ -15,18 +15,40 @@ import java.util.UUID;
 
 /** Host rows; tenant scoping goes through the owning infra-env. */
 public final class HostRepository {
-  static final String COLUMNS =
+  // The JSON documents upstream carries as strings are read as text: decoding a big cluster's connectivity reports
+  // (each host's view of every peer, ~300 KB at 1,000 hosts) into maps only to encode them again cost gigabytes.
+  private static final String HEAD =
       "h.id, h.infra_env_id, h.cluster_id, h.status, h.status_info, h.status_updated_at, h.role, h.suggested_role,"
           + " h.bootstrap, h.requested_hostname, h.installation_disk_id, h.installation_disk_path,"
-          + " h.discovery_agent_version, h.inventory, h.connectivity, h.validations_info, h.progress, h.spec,"
-          + " h.checked_in_at, h.registered_at, h.row_version, h.created_at, h.updated_at, h.state";
+          + " h.discovery_agent_version, ";
+  private static final String TAIL = ", h.validations_info::text AS validations_info, h.progress, h.spec,"
+      + " h.checked_in_at, h.registered_at, h.row_version, h.created_at, h.updated_at, h.state";
+  static final String COLUMNS = HEAD + "h.inventory::text AS inventory, h.connectivity::text AS connectivity" + TAIL;
+
+  /** Which of the two large per-host documents a read carries (a list asks for what it shows). */
+  public enum Documents {
+    ALL("h.inventory::text AS inventory, h.connectivity::text AS connectivity"),
+    INVENTORY("h.inventory::text AS inventory, NULL::text AS connectivity"),
+    CONNECTIVITY("NULL::text AS inventory, h.connectivity::text AS connectivity"),
+    NONE("NULL::text AS inventory, NULL::text AS connectivity");
+
+    private final String columns;
+
+    Documents(String select) {
+      this.columns = HEAD + select + TAIL;
+    }
+
+    public static Documents of(boolean inventory, boolean connectivity) {
+      return inventory ? (connectivity ? ALL : INVENTORY) : (connectivity ? CONNECTIVITY : NONE);
+    }
+  }
   private static final String FROM = " FROM hosts h JOIN infra_envs ie ON ie.id = h.infra_env_id";
 
   public record HostRow(
       UUID id, UUID infraEnvId, UUID clusterId, String status, String statusInfo, OffsetDateTime statusUpdatedAt,
       String role, String suggestedRole, boolean bootstrap, String requestedHostname, String installationDiskId,
-      String installationDiskPath, String discoveryAgentVersion, Object inventory, Object connectivity,
-      Object validationsInfo, JsonObject progress, JsonObject spec, OffsetDateTime checkedInAt,
+      String installationDiskPath, String discoveryAgentVersion, String inventory, String connectivity,
+      String validationsInfo, JsonObject progress, JsonObject spec, OffsetDateTime checkedInAt,
       OffsetDateTime registeredAt, long rowVersion, OffsetDateTime createdAt, OffsetDateTime updatedAt,
       JsonObject state) {
 
@@ -35,8 +57,8 @@ public final class HostRepository {
           r.getString("status_info"), r.getOffsetDateTime("status_updated_at"), r.getString("role"),
           r.getString("suggested_role"), r.getBoolean("bootstrap"), r.getString("requested_hostname"),
           r.getString("installation_disk_id"), r.getString("installation_disk_path"),
-          r.getString("discovery_agent_version"), r.getValue("inventory"), r.getValue("connectivity"),
-          r.getValue("validations_info"), r.getJsonObject("progress"), r.getJsonObject("spec"),
+          r.getString("discovery_agent_version"), r.getString("inventory"), r.getString("connectivity"),
+          r.getString("validations_info"), r.getJsonObject("progress"), r.getJsonObject("spec"),
           r.getOffsetDateTime("checked_in_at"), r.getOffsetDateTime("registered_at"), r.getLong("row_version"),
           r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), r.getJsonObject("state"));
     }
@@ -57,7 +79,11 @@ public final class HostRepository {
   }
 
   public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId) {
-    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id")
+    return listByCluster(db, tenant, clusterId, Documents.ALL);
+  }
+
+  public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId, Documents docs) {
+    return db.preparedQuery("SELECT " + docs.columns + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id")
         .execute(Tuple.of(clusterId, tenant))
         .map(HostRepository::all);
   }

@@ -37,7 +37,7 @@ class OperatorManifestsPreparationTest {
     JsonObject inventory = new JsonObject().put("disks", disks)
         .put("cpu", new JsonObject().put("count", 8)).put("memory", new JsonObject().put("physical_bytes", 1L << 35));
     return new HostRow(UUID.randomUUID(), UUID.randomUUID(), null, "installing", "", null, role, suggested, false, null,
-        "/dev/disk/by-id/sda", null, null, inventory, null, null, null, new JsonObject(), null, null, 1, null, null, null);
+        "/dev/disk/by-id/sda", null, null, inventory.encode(), null, null, null, new JsonObject(), null, null, 1, null, null, null);
   }
 
   static JsonObject disk(String name, long gb) {
