@@ -219,6 +219,12 @@ public final class Installer {
     if (stopped) {
       return CompletableFuture.failedFuture(new java.util.concurrent.CancellationException("installation stopped"));
     }
-    return service.progress(request, stage, info);
+    // As upstream's installer: a report the service refuses (e.g. a retry of a stage the first, slow attempt already
+    // set) is logged and the installation goes on; the disk and the reboot are what matter, not the report.
+    return service.progress(request, stage, info).exceptionally(t -> {
+      LOG.atWarn().addKeyValue("host_id", request.hostId()).addKeyValue("stage", stage)
+          .log("progress report not taken: " + t.getMessage());
+      return null;
+    });
   }
 }

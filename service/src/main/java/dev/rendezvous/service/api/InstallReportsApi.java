@@ -82,9 +82,16 @@ public final class InstallReportsApi {
     this.replies = new InstallFilesApi(db, brain, null);
   }
 
+  /** A platform handler (the router orders handler kinds) that pauses the request until the body handler runs. */
+  private static final io.vertx.ext.web.handler.PlatformHandler PAUSE = ctx -> {
+    ctx.request().pause();
+    ctx.next();
+  };
+
   /** The log upload, with its own body limit: mount it before the API's general body handler. */
   public void mountUpload(Router router, Handler<RoutingContext> agentOrUser) {
-    router.post(ApiViews.BASE + "/clusters/:cluster_id/logs").handler(agentOrUser)
+    // paused while the token is checked (a database read): a body that arrived meanwhile waits for the body handler
+    router.post(ApiViews.BASE + "/clusters/:cluster_id/logs").handler(PAUSE).handler(agentOrUser)
         .handler(BodyHandler.create(uploadsDir).setBodyLimit(logsLimitBytes).setDeleteUploadedFilesOnEnd(true))
         .handler(this::uploadLogs);
   }

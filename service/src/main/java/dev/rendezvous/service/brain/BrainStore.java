@@ -89,8 +89,9 @@ final class BrainStore {
   Future<Loaded> load(WorkKey key) {
     if (key.isCluster()) {
       Future<RowSet<Row>> c = pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()));
-      Future<RowSet<Row>> h = pool.preparedQuery("SELECT " + HOST_COLUMNS + HOSTS_FROM
-          + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id").execute(Tuple.of(key.clusterId()));
+      // paged: a big cluster's rows with their connectivity reports are hundreds of MB (see PagedRead)
+      Future<List<Row>> h = dev.rendezvous.service.db.PagedRead.rows(pool, "SELECT " + HOST_COLUMNS + HOSTS_FROM
+          + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id", Tuple.of(key.clusterId()));
       return Future.all(c, h).map(v -> {
         RowSet<Row> cr = c.result();
         ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
@@ -106,7 +107,7 @@ final class BrainStore {
     });
   }
 
-  private static Loaded loaded(WorkKey key, String tenant, ClusterRecord cluster, RowSet<Row> rows) {
+  private static Loaded loaded(WorkKey key, String tenant, ClusterRecord cluster, Iterable<Row> rows) {
     Map<UUID, HostRecord> hosts = new LinkedHashMap<>();
     Map<UUID, Boolean> staticNet = new LinkedHashMap<>();
     Map<UUID, StoredHost> stored = new LinkedHashMap<>();

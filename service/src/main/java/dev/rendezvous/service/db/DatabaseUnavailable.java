@@ -29,7 +29,7 @@ public final class DatabaseUnavailable {
       }
       String m = String.valueOf(t.getMessage());
       // the pool's own words when it cannot hand out a connection in time
-      if (m.contains("Connection refused") || m.contains("Timeout while waiting for a connection")
+      if (m.contains("Connection refused") || m.contains("Timeout while waiting for a connection") || m.contains("Timeout waiting for connection")
           || m.contains("Connection is closed") || m.contains("connection was closed")
           || m.contains("connection has been closed") || m.contains("Connection reset") || m.contains("Broken pipe")
           || m.contains("Pool closed") || m.contains("the database system is")) {

@@ -73,8 +73,8 @@ public final class HostRepository {
   }
 
   public static Future<List<HostRow>> listByInfraEnv(SqlClient db, String tenant, UUID infraEnvId) {
-    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.infra_env_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id")
-        .execute(Tuple.of(infraEnvId, tenant))
+    return dev.rendezvous.service.db.PagedRead.rows(db, "SELECT " + COLUMNS + FROM
+        + " WHERE h.infra_env_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id", Tuple.of(infraEnvId, tenant))
         .map(HostRepository::all);
   }
 
@@ -83,9 +83,12 @@ public final class HostRepository {
   }
 
   public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId, Documents docs) {
-    return db.preparedQuery("SELECT " + docs.columns + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id")
-        .execute(Tuple.of(clusterId, tenant))
-        .map(HostRepository::all);
+    String sql = "SELECT " + docs.columns + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id";
+    if (docs == Documents.ALL || docs == Documents.CONNECTIVITY) {
+      // the connectivity reports grow with the square of the cluster: read them a page at a time
+      return dev.rendezvous.service.db.PagedRead.rows(db, sql, Tuple.of(clusterId, tenant)).map(HostRepository::all);
+    }
+    return db.preparedQuery(sql).execute(Tuple.of(clusterId, tenant)).map(HostRepository::all);
   }
 
   /** Hosts of several clusters in one query (cluster lists), grouped by cluster id. */
@@ -135,8 +138,8 @@ public final class HostRepository {
     return db.preparedQuery("DELETE FROM hosts WHERE cluster_id = $1").execute(Tuple.of(clusterId)).mapEmpty();
   }
 
-  static List<HostRow> all(RowSet<Row> rs) {
-    List<HostRow> out = new ArrayList<>(rs.size());
+  static List<HostRow> all(Iterable<Row> rs) {
+    List<HostRow> out = new ArrayList<>();
     for (Row r : rs) {
       out.add(HostRow.of(r));
     }

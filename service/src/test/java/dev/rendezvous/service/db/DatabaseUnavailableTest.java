@@ -24,6 +24,8 @@ class DatabaseUnavailableTest {
     assertTrue(DatabaseUnavailable.is(new PgException("terminating connection", "FATAL", "57P01", null)));
     assertTrue(DatabaseUnavailable.is(new PgException("the database system is starting up", "FATAL", "57P03", null)));
     assertTrue(DatabaseUnavailable.is(new PgException("too many clients", "FATAL", "53300", null)));
+    // every pooled connection busy for longer than the pool waits (seen under a 1,000-host install): retry later
+    assertTrue(DatabaseUnavailable.is(new VertxException("Timeout waiting for connection")));
   }
 
   @Test

@@ -107,6 +107,17 @@ public final class HostValidator {
     Map<String, ValidationStatus> statuses = new HashMap<>();
     Map<String, Boolean> conditions = new HashMap<>();
     Set<String> ignored = cluster == null ? Set.of() : cluster.ignoredHostValidations();
+    if (FrozenValidations.apply(host)) {
+      List<FrozenValidations.Fresh> fresh = new ArrayList<>();
+      for (HostValidationId id : FrozenValidations.LIVE) {
+        Outcome o = config.disabledHostValidations().contains(id.id())
+            ? new Outcome(ValidationStatus.DISABLED, DISABLED_BY_CONFIGURATION) : evaluate(id, c);
+        fresh.add(new FrozenValidations.Fresh(id, new ValidationResult(id.id(), o.status(), o.message()),
+            shown(id, o, host)));
+      }
+      return FrozenValidations.merge(host, fresh, ignored, diskSpeedCheckSuccessful(host),
+          imagesAvailabilitySuccessful(host));
+    }
 
     for (HostValidationId id : HostValidationId.values()) {
       Outcome o;
@@ -119,13 +130,7 @@ public final class HostValidator {
       boolean isIgnored = !HostValidationId.NON_IGNORABLE.contains(id.id())
           && (ignored.contains(id.id()) || ignored.contains("all"));
       conditions.put(id.id(), o.status().passes() || isIgnored);
-      if (o.status() == SUCCESS_SUPPRESS_OUTPUT) {
-        continue;
-      }
-      if (HIDDEN_AFTER_REBOOT.contains(id) && MANUAL_REBOOT_STAGES.contains(host.stage())) {
-        continue;
-      }
-      if (id == HostValidationId.COMPATIBLE_AGENT && host.stage() != null) {
+      if (!shown(id, o, host)) {
         continue;
       }
       out.computeIfAbsent(id.category(), k -> new ArrayList<>()).add(new ValidationResult(id.id(), o.status(), o.message()));
@@ -148,6 +153,13 @@ public final class HostValidator {
     }
     return new HostValidation(new ValidationsInfo(out), statuses, conditions, diskSpeedCheckSuccessful(host),
         imagesAvailabilitySuccessful(host));
+  }
+
+  /** Whether a result is listed in validations_info (some pass silently, some are hidden in some stages). */
+  private static boolean shown(HostValidationId id, Outcome o, HostSnapshot host) {
+    return o.status() != SUCCESS_SUPPRESS_OUTPUT
+        && !(HIDDEN_AFTER_REBOOT.contains(id) && MANUAL_REBOOT_STAGES.contains(host.stage()))
+        && !(id == HostValidationId.COMPATIBLE_AGENT && host.stage() != null);
   }
 
   private Outcome evaluate(HostValidationId id, Ctx c) {
