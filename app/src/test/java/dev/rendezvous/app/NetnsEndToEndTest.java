@@ -57,7 +57,7 @@ class NetnsEndToEndTest {
         Await.until("the cluster ready", Duration.ofSeconds(60),
             () -> "ready".equals(api.get(cluster).json().getString("status")));
 
-        JsonArray listed = api.get(cluster + "/hosts").array();
+        JsonArray listed = api.get(cluster + "/hosts?with-inventory=true&with-connectivity=true").array();
         for (int i = 1; i <= 3; i++) {
           JsonObject host = find(listed, ids[i]);
           JsonObject inventory = new JsonObject(host.getString("inventory"));

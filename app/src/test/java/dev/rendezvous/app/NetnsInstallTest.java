@@ -339,7 +339,7 @@ class NetnsInstallTest {
     }
 
     JsonArray hostsArray() {
-      return api.get("/clusters/" + cluster + "/hosts").array();
+      return api.get("/clusters/" + cluster + "/hosts?with-inventory=true").array();
     }
 
     List<JsonObject> hosts() {

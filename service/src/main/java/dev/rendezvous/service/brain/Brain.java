@@ -2,39 +2,22 @@ package dev.rendezvous.service.brain;
 
 import dev.rendezvous.bus.BusEvent;
 import dev.rendezvous.bus.BusProducer;
-import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.AgentPresence;
-import dev.rendezvous.bus.event.ClusterActionRequested;
-import dev.rendezvous.bus.event.ClusterPreparationFinished;
-import dev.rendezvous.bus.event.FinalizingStageReported;
-import dev.rendezvous.bus.event.InstallationCompletionReported;
-import dev.rendezvous.bus.event.KubeconfigStored;
-import dev.rendezvous.bus.event.LogsReported;
-import dev.rendezvous.bus.event.OperatorStatusReported;
-import dev.rendezvous.bus.event.HostProgressReported;
-import dev.rendezvous.bus.event.HostRegistered;
-import dev.rendezvous.bus.event.StepReplyReceived;
-import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.ClusterTransition;
-import dev.rendezvous.service.domain.cluster.InstallReports;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
-import dev.rendezvous.service.domain.planning.Step;
 import dev.rendezvous.service.domain.planning.StepIdGenerator;
-import dev.rendezvous.service.domain.planning.Steps;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -95,8 +78,8 @@ public final class Brain {
   private final Map<WorkKey, Long> lastWrite = new ConcurrentHashMap<>();
   /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
   private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
-  /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
-  private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
+  private final EventRouting routing;
+  private final PlanPublisher publisher;
   private volatile Listener listener = (k, e, h, s) -> { };
   private volatile PreparationRequests preparations = (c, at) -> { };
   private volatile java.util.function.DoubleSupplier pacing = () -> 1.0;
@@ -123,6 +106,8 @@ public final class Brain {
     this.lanes = new Lanes(vertx, lanes);
     this.rules = new BrainRules(config, StepIdGenerator.random());
     this.disconnection = config.timeouts().hostDisconnection();
+    this.routing = new EventRouting(store, rules, hostKeys);
+    this.publisher = new PlanPublisher(producer);
   }
 
   public void listener(Listener l) {
@@ -181,35 +166,9 @@ public final class Brain {
 
   // ----------------------------------------------------------------------------------------- key lookup
 
-  /** The key an event's work runs under: its cluster if the envelope names one, else the host's, else the infra-env's. */
-  Future<Optional<WorkKey>> keyFor(BusEvent e) {
-    UUID cluster = uuid(e.clusterId());
-    if (cluster != null) {
-      return Future.succeededFuture(Optional.of(WorkKey.cluster(cluster)));
-    }
-    UUID host = uuid(e.hostId());
-    UUID infraEnv = uuid(e.infraEnvId());
-    if (infraEnv == null) {
-      return Future.succeededFuture(Optional.empty());
-    }
-    if (host != null) {
-      WorkKey known = hostKeys.get(host);
-      if (known != null) {
-        return Future.succeededFuture(Optional.of(known));
-      }
-      return store.keyOfHost(host, infraEnv).compose(k -> k.isPresent() ? Future.succeededFuture(k) : keyOfInfraEnv(infraEnv));
-    }
-    return keyOfInfraEnv(infraEnv);
-  }
-
-  Future<Optional<WorkKey>> keyOfInfraEnv(UUID infraEnv) {
-    return store.infraEnv(infraEnv).map(ie -> ie.map(i -> i.clusterId() != null ? WorkKey.cluster(i.clusterId())
-        : WorkKey.unbound(i.id())));
-  }
-
+  /** The key a host's work runs under (learnt from loads, else read). */
   Future<Optional<WorkKey>> keyOfHost(UUID hostId, UUID infraEnvId) {
-    WorkKey known = hostKeys.get(hostId);
-    return known != null ? Future.succeededFuture(Optional.of(known)) : store.keyOfHost(hostId, infraEnvId);
+    return routing.keyOfHost(hostId, infraEnvId);
   }
 
   // --------------------------------------------------------------------------------------- units of work
@@ -272,7 +231,7 @@ public final class Brain {
       if (!scope.isEmpty()) {
         rules.settle(w, scope);
       }
-      rules.plan(w, pushed::get, pacing.getAsDouble());
+      rules.plan(w, publisher::last, pacing.getAsDouble());
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
         return Future.succeededFuture(Result.NOTHING_TO_DO);
@@ -287,7 +246,7 @@ public final class Brain {
           cache.put(key, after);
           wrote(key);
           after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
-          publish(w);
+          publisher.publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
           if (!eventIds.isEmpty()) {
@@ -412,127 +371,24 @@ public final class Brain {
    */
   public Future<Void> handleBatch(List<BusEvent> events) {
     Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs = new java.util.HashMap<>();
-    List<Future<Optional<Target>>> targets = new ArrayList<>(events.size());
+    List<Future<Optional<EventRouting.Target>>> targets = new ArrayList<>(events.size());
     List<Future<?>> done = new ArrayList<>();
     for (BusEvent e : events) {
       if (e.payload() instanceof AgentPresence p) {
         done.add(presence(e, p));
         targets.add(Future.succeededFuture(Optional.empty()));
       } else {
-        targets.add(target(e, infraEnvs));
+        targets.add(routing.target(e, infraEnvs));
       }
     }
     return Future.all(targets).compose(v -> {
       Map<WorkKey, List<Apply>> units = new java.util.LinkedHashMap<>();
-      for (Future<Optional<Target>> t : targets) {
+      for (Future<Optional<EventRouting.Target>> t : targets) {
         t.result().ifPresent(x -> units.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x.apply()));
       }
       units.forEach((key, applies) -> done.add(runEvents(key, applies)));
       return Future.all(done).mapEmpty();
     });
-  }
-
-  /** Where an event's work runs and what it does there; empty for an event with nothing to act on. */
-  private record Target(WorkKey key, Apply apply) {}
-
-  private Future<Optional<Target>> target(BusEvent e, Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs) {
-    if (e.payload() instanceof HostRegistered reg) {
-      UUID hostId = uuid(reg.hostId());
-      UUID infraEnvId = uuid(reg.infraEnvId());
-      if (hostId == null || infraEnvId == null) {
-        LOG.atWarn().addKeyValue("event_id", e.eventId()).log("registration with malformed ids skipped");
-        return Future.succeededFuture(Optional.empty());
-      }
-      Instant at = micros(e.occurredAt());
-      return infraEnvs.computeIfAbsent(infraEnvId, store::infraEnv).map(ie -> {
-        if (ie.isEmpty()) {
-          LOG.atWarn().addKeyValue("infra_env_id", infraEnvId).addKeyValue("host_id", hostId)
-              .log("registration for an unknown infra-env skipped");
-        }
-        return ie;
-      }).compose(found -> {
-        if (found.isEmpty()) {
-          return Future.succeededFuture(Optional.<Target>empty());
-        }
-        BrainStore.InfraEnvInfo info = found.get();
-        // a host bound late (actions/bind) to a cluster registers again under that cluster, as upstream's does
-        Future<Optional<WorkKey>> bound = info.clusterId() != null ? Future.succeededFuture(Optional.empty())
-            : keyOfHost(hostId, infraEnvId).map(k -> k.filter(WorkKey::isCluster));
-        return bound.map(b -> {
-          WorkKey key = b.orElse(info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId));
-          UUID clusterId = key.isCluster() ? key.clusterId() : null;
-          return Optional.of(new Target(key, new Apply(e.eventId(), w -> {
-            w.tenant(info.tenant());
-            w.staticNetworking(infraEnvId, info.staticNetworking());
-            rules.register(w, hostId, infraEnvId, clusterId, reg.discoveryAgentVersion(), at);
-          })));
-        });
-      });
-    }
-    Consumer<Work> body = body(e);
-    if (body == null) {
-      return Future.succeededFuture(Optional.empty());
-    }
-    return keyFor(e).map(k -> k.map(key -> new Target(key, new Apply(e.eventId(), body))));
-  }
-
-  /** What an event (but a registration or presence) does to its key's work; null when nothing. */
-  private Consumer<Work> body(BusEvent e) {
-    UUID host = uuid(e.hostId());
-    Instant at = micros(e.occurredAt());
-    if (e.payload() instanceof StepReplyReceived r) {
-      return host == null ? null : w -> rules.stepReply(w, host, r.stepType(), r.exitCode(), r.output(), r.error(), at);
-    }
-    if (e.payload() instanceof HostProgressReported p) {
-      return host == null ? null : w -> rules.progress(w, host, p.currentStage(), p.progressInfo()).ifPresent(why ->
-          LOG.atWarn().addKeyValue("host_id", host).addKeyValue("stage", p.currentStage()).log("progress refused: " + why));
-    }
-    if (e.payload() instanceof LogsReported l && "host".equals(l.logsType()) && host != null) {
-      return w -> rules.hostLogs(w, host, l.logsState()).ifPresent(why -> LOG.atWarn().addKeyValue("host_id", host)
-          .log("host logs report refused: " + why));
-    }
-    if (uuid(e.clusterId()) == null) {
-      return null; // every other event is about a cluster
-    }
-    if (e.payload() instanceof ClusterActionRequested a) {
-      return w -> rules.clusterAction(w, a.action());
-    }
-    if (e.payload() instanceof ClusterPreparationFinished p) {
-      Instant started;
-      try {
-        started = Instant.parse(p.installStartedAt());
-      } catch (RuntimeException bad) {
-        LOG.atWarn().addKeyValue("event_id", e.eventId()).log("preparation result with a malformed install_started_at skipped");
-        return null;
-      }
-      return w -> rules.preparationFinished(w, started, p.succeeded(), p.reason(), p.generator());
-    }
-    java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> report = clusterReport(e);
-    if (report == null) {
-      return null;
-    }
-    return w -> rules.clusterReport(w, c -> report.apply(c, w.now)).ifPresent(why -> LOG.atWarn()
-        .addKeyValue("cluster_id", e.clusterId()).addKeyValue("type", e.type()).log("cluster report refused: " + why));
-  }
-
-  /** The controller's reports about its cluster, as domain transitions (null: not such a report). */
-  static java.util.function.BiFunction<ClusterContext, Instant, ClusterTransition> clusterReport(BusEvent e) {
-    if (e.payload() instanceof FinalizingStageReported p) {
-      return (c, now) -> InstallReports.finalizingStage(c, p.finalizingStage(), now);
-    }
-    if (e.payload() instanceof OperatorStatusReported p) {
-      return (c, now) -> InstallReports.operatorStatus(c, p.name(), p.status(), p.statusInfo(), p.version(), now);
-    }
-    if (e.payload() instanceof KubeconfigStored) {
-      return (c, now) -> InstallReports.kubeconfigStored(c);
-    }
-    if (e.payload() instanceof InstallationCompletionReported p) {
-      return (c, now) -> InstallReports.completionReported(c, p.isSuccess(), p.errorInfo(), p.operatorsReport());
-    }
-    if (e.payload() instanceof LogsReported l) {
-      return (c, now) -> InstallReports.controllerLogs(c, l.logsState(), now);
-    }
-    return null;
   }
 
   /**
@@ -547,7 +403,7 @@ public final class Brain {
       return Future.succeededFuture(Result.NOTHING_TO_DO);
     }
     Instant at = micros(e.occurredAt());
-    return keyFor(e).compose(k -> {
+    return routing.keyFor(e).compose(k -> {
       if (k.isEmpty()) {
         return Future.succeededFuture(Result.GONE);
       }
@@ -670,7 +526,7 @@ public final class Brain {
       if (!quiet && (h.checkedInAt() == null || !soon.isBefore(h.checkedInAt().plus(disconnection)))) {
         return true;
       }
-      BrainRules.PushMark m = pushed.get(h.id());
+      BrainRules.PushMark m = publisher.last(h.id());
       if (m == null || !soon.isBefore(m.pushedAt().plusSeconds(BrainRules.SHORTEST_PLAN_SECONDS))) {
         return true;
       }
@@ -690,55 +546,6 @@ public final class Brain {
   }
 
   // -------------------------------------------------------------------------------------------- steps out
-
-  /** Publishes the work's plans in order (the bootstrap's last), without waiting: a failed one is pushed again. */
-  private void publish(Work w) {
-    List<Work.Push> pushes = new ArrayList<>(w.pushes());
-    pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
-    for (Work.Push p : pushes) {
-      HostSnapshot h = p.host();
-      pushed.put(h.id(), new BrainRules.PushMark(p.signature(), w.now));
-      Steps s = p.plan().steps();
-      List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
-      for (Step st : s.instructions()) {
-        steps.add(new StepsToDeliver.Step(st.stepType().wire(), st.stepId(), st.args()));
-      }
-      BusEvent out = BusEvent.of(h.clusterId() == null ? null : h.clusterId().toString(), h.infraEnvId().toString(),
-          h.id().toString(), new StepsToDeliver(s.nextInstructionSeconds(), s.postStepAction(), steps));
-      producer.publish(Topics.STEPS, out).whenComplete((md, err) -> {
-        if (err != null) {
-          LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
-          pushed.remove(h.id());
-        }
-      });
-    }
-  }
-
-  /**
-   * A digest of a plan without its step ids: equal plans need no new push. Two CRCs (over the plan and over it
-   * reversed) make a 64-bit value that is cheap on the large connectivity targets of big clusters; a collision only
-   * delays a push until the plan is due again.
-   */
-  static String signature(HostSnapshot h, Steps s) {
-    java.util.zip.CRC32C forward = new java.util.zip.CRC32C();
-    java.util.zip.CRC32C seeded = new java.util.zip.CRC32C();
-    seeded.update(0x5a);
-    java.util.function.Consumer<String> add = text -> {
-      byte[] b = text.getBytes(StandardCharsets.UTF_8);
-      forward.update(b);
-      forward.update(1);
-      seeded.update(b.length >>> 8);
-      seeded.update(b.length);
-      seeded.update(b);
-    };
-    add.accept(h.status() == null ? "" : h.status().wire());
-    add.accept(s.nextInstructionSeconds() + "|" + s.postStepAction());
-    for (Step st : s.instructions()) {
-      add.accept(st.stepType().wire());
-      st.args().forEach(add);
-    }
-    return Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
-  }
 
   static UUID uuid(String s) {
     try {

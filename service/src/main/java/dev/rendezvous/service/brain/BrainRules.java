@@ -553,7 +553,7 @@ final class BrainRules {
         continue; // its own inputs did not move and it is not due: no need to plan it
       }
       StepPlan p = planner.plan(h, w.cluster(), memo);
-      String sig = Brain.signature(h, p.steps());
+      String sig = PlanPublisher.signature(h, p.steps());
       int every = p.steps().nextInstructionSeconds();
       long dueAfter = (long) Math.ceil(every * Math.max(1.0, pace));
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
