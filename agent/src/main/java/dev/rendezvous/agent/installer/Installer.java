@@ -219,11 +219,16 @@ public final class Installer {
     if (stopped) {
       return CompletableFuture.failedFuture(new java.util.concurrent.CancellationException("installation stopped"));
     }
-    // As upstream's installer: a report the service refuses (e.g. a retry of a stage the first, slow attempt already
-    // set) is logged and the installation goes on; the disk and the reboot are what matter, not the report.
+    // A report the service refuses (409: e.g. a retry of a stage the first, slow attempt already set) is logged and
+    // the installation goes on, as upstream's installer does; a service that could not be reached after the retries
+    // still fails the installation, so it is reported rather than left waiting for a stage that never arrives.
     return service.progress(request, stage, info).exceptionally(t -> {
+      Throwable cause = t instanceof java.util.concurrent.CompletionException && t.getCause() != null ? t.getCause() : t;
+      if (!(cause instanceof ServiceCalls.Refused)) {
+        throw t instanceof java.util.concurrent.CompletionException c ? c : new java.util.concurrent.CompletionException(t);
+      }
       LOG.atWarn().addKeyValue("host_id", request.hostId()).addKeyValue("stage", stage)
-          .log("progress report not taken: " + t.getMessage());
+          .log("progress report refused: " + cause.getMessage());
       return null;
     });
   }

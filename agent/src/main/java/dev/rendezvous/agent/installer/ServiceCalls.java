@@ -37,6 +37,13 @@ public final class ServiceCalls {
     this.maxRetries = maxRetries;
   }
 
+  /** The service answered 409: it holds a state that refuses the request (e.g. a stage it already passed). */
+  public static final class Refused extends IOException {
+    Refused(String message) {
+      super(message);
+    }
+  }
+
   /** PUT /v2/infra-envs/{ie}/hosts/{h}/progress. */
   public CompletableFuture<Void> progress(InstallRequest r, String stage, String info) {
     String body = JSON.createObjectNode().put("current_stage", stage).put("progress_info", info == null ? "" : info)
@@ -86,7 +93,8 @@ public final class ServiceCalls {
         return CompletableFuture.supplyAsync(() -> null, later).thenCompose(x -> send(b, attempt + 1));
       }
       String why = t != null ? t.toString() : code + " " + new String(resp.body(), java.nio.charset.StandardCharsets.UTF_8);
-      return CompletableFuture.<byte[]>failedFuture(new IOException(req.method() + " " + req.uri().getPath() + ": " + why));
+      String what = req.method() + " " + req.uri().getPath() + ": " + why;
+      return CompletableFuture.<byte[]>failedFuture(code == 409 ? new Refused(what) : new IOException(what));
     }).thenCompose(f -> f);
   }
 }

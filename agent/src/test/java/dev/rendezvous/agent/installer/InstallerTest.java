@@ -43,6 +43,8 @@ class InstallerTest {
   private final Map<String, String> roles = new ConcurrentHashMap<>();
   private final Map<String, String> current = new ConcurrentHashMap<>();
   private final List<String> tokens = new CopyOnWriteArrayList<>();
+  /** Stages the service answers 409 for (as it does for a stage a host already passed). */
+  private final java.util.Set<String> refused = ConcurrentHashMap.newKeySet();
   private volatile String mastersBecome = "Done";
   private HttpServer server;
   private ScheduledExecutorService timers;
@@ -71,6 +73,13 @@ class InstallerTest {
       String host = path.split("/")[7];
       String stage = JSON.readTree(ex.getRequestBody()).path("current_stage").asText();
       stages.computeIfAbsent(host, h -> new CopyOnWriteArrayList<>()).add(stage);
+      if (refused.contains(stage)) {
+        byte[] no = "{\"code\":\"409\",\"reason\":\"Can't assign lower stage\"}".getBytes(StandardCharsets.UTF_8);
+        ex.sendResponseHeaders(409, no.length);
+        ex.getResponseBody().write(no);
+        ex.close();
+        return;
+      }
       // the controller's part: a master's node joins once it rebooted, and is Ready (Done) unless the test holds it
       current.put(host, stage.equals("Rebooting") && roles.get(host).equals("master") ? mastersBecome : stage);
     } else if (path.endsWith("/clusters/" + cluster + "/hosts")) {
@@ -204,6 +213,19 @@ class InstallerTest {
     assertEquals(boot, stages.get(bootstrap), "bootstrap");
     assertEquals(1, launches.get(), "only the bootstrap runs the controller");
     assertTrue(tokens.stream().allMatch("agent-token"::equals), "every call carries the agent token");
+  }
+
+  @Test
+  void aRefusedReportIsPassedOverAndTheInstallationGoesOn() throws Exception {
+    refused.add("Installing"); // e.g. the retry of a report whose slow first attempt had landed
+    String worker = UUID.randomUUID().toString();
+    ControllerLauncher none = (r, url, token) -> {
+      throw new AssertionError("no controller here");
+    };
+    installer(request(worker, "master", 3), none).run().get(20, TimeUnit.SECONDS);
+    List<String> seen = stages.get(worker);
+    assertTrue(seen.contains("Installing"), seen.toString());
+    assertEquals("Rebooting", seen.get(seen.size() - 1), "went on to the end, not Failed: " + seen);
   }
 
   @Test
