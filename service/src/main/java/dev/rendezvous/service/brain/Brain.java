@@ -78,6 +78,8 @@ public final class Brain {
   private final Map<WorkKey, Long> lastWrite = new ConcurrentHashMap<>();
   /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
   private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
+  /** Check-ins written but not yet folded into the cache (they do not wait in the lanes). */
+  private final CheckIns checkIns = new CheckIns();
   private final EventRouting routing;
   private final PlanPublisher publisher;
   private volatile Listener listener = (k, e, h, s) -> { };
@@ -152,6 +154,7 @@ public final class Brain {
   public void clearCache() {
     cache.clear();
     lastWrite.clear();
+    checkIns.clear(); // a load reads them from the rows
   }
 
   /** Marks the key as written by this instance now; see {@link #dropStale}. */
@@ -313,37 +316,26 @@ public final class Brain {
     });
   }
 
+  /** The key's state with the check-ins written since folded in (on the key's lane). */
   private Future<Loaded> loaded(WorkKey key) {
     Loaded c = cache.get(key);
     if (c != null) {
-      return Future.succeededFuture(c);
+      Loaded folded = checkIns.foldInto(c);
+      if (folded != c) {
+        cache.put(key, folded);
+      }
+      return Future.succeededFuture(folded);
     }
     return store.load(key).map(l -> {
       l.hosts().keySet().forEach(h -> hostKeys.put(h, key));
-      return l;
+      return checkIns.foldInto(l);
     });
   }
 
-  /** The cached host, if its key is cached (check-ins update it in place). */
+  /** The cached host, if its key is cached. */
   Optional<HostSnapshot> cachedHost(WorkKey key, UUID hostId) {
     Loaded l = cache.get(key);
     return l == null ? Optional.empty() : Optional.ofNullable(l.hosts().get(hostId)).map(HostRecord::snapshot);
-  }
-
-  /** A check-in seen and written: keep the cached copy in step with the row (same row version). */
-  void touched(WorkKey key, UUID hostId, Instant at, long hostTimestamp) {
-    Loaded l = cache.get(key);
-    if (l == null || !l.hosts().containsKey(hostId)) {
-      return;
-    }
-    HostRecord r = l.hosts().get(hostId);
-    HostSnapshot s = r.snapshot();
-    Instant in = s.checkedInAt() == null || at.isAfter(s.checkedInAt()) ? at : s.checkedInAt();
-    HostSnapshot next = s.toBuilder().checkedInAt(in).hostTimestamp(Math.max(s.hostTimestamp(), hostTimestamp)).build();
-    Map<UUID, HostRecord> hosts = new java.util.LinkedHashMap<>(l.hosts());
-    hosts.put(hostId, r.withSnapshot(next));
-    cache.put(key, new Loaded(key, l.tenant(), l.cluster(), hosts, l.staticNetworking()));
-    wrote(key);
   }
 
   /** Drops a key from the cache so its next unit reads the rows again. */
@@ -373,13 +365,16 @@ public final class Brain {
     Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs = new java.util.HashMap<>();
     List<Future<Optional<EventRouting.Target>>> targets = new ArrayList<>(events.size());
     List<Future<?>> done = new ArrayList<>();
+    List<BusEvent> presence = new ArrayList<>();
     for (BusEvent e : events) {
-      if (e.payload() instanceof AgentPresence p) {
-        done.add(presence(e, p));
-        targets.add(Future.succeededFuture(Optional.empty()));
+      if (e.payload() instanceof AgentPresence) {
+        presence.add(e);
       } else {
         targets.add(routing.target(e, infraEnvs));
       }
+    }
+    if (!presence.isEmpty()) {
+      done.add(presence(presence));
     }
     return Future.all(targets).compose(v -> {
       Map<WorkKey, List<Apply>> units = new java.util.LinkedHashMap<>();
@@ -392,38 +387,66 @@ public final class Brain {
   }
 
   /**
-   * Presence. A check-in moves checked_in_at (no row version bump: it is not a state change) and, for a
-   * disconnected host, refreshes it at once; a (re)connection also re-plans and pushes the host's steps, as
-   * it may have missed some. A disconnection is decided by the monitor's timeout, not by one event.
+   * Presence. Check-ins move checked_in_at (no row version bump: not a state change), all of a batch's in one
+   * statement and outside the keys' lanes, so a busy cluster's units never hold them back; the keys' next units fold
+   * them in ({@link CheckIns}). A disconnected host is then refreshed at once; a (re)connection also re-plans and
+   * pushes the host's steps, as it may have missed some. A disconnection is decided by the monitor's timeout, not
+   * by one event.
    */
-  public Future<Result> presence(BusEvent e, AgentPresence p) {
-    UUID hostId = uuid(e.hostId());
-    UUID infraEnvId = uuid(e.infraEnvId());
-    if (hostId == null || infraEnvId == null || AgentPresence.DISCONNECTED.equals(p.state())) {
-      return Future.succeededFuture(Result.NOTHING_TO_DO);
-    }
-    Instant at = micros(e.occurredAt());
-    return routing.keyFor(e).compose(k -> {
-      if (k.isEmpty()) {
-        return Future.succeededFuture(Result.GONE);
+  Future<Void> presence(List<BusEvent> events) {
+    List<BusEvent> live = new ArrayList<>();
+    List<Future<Optional<WorkKey>>> keys = new ArrayList<>();
+    for (BusEvent e : events) {
+      if (e.payload() instanceof AgentPresence p && uuid(e.hostId()) != null && uuid(e.infraEnvId()) != null
+          && !AgentPresence.DISCONNECTED.equals(p.state())) {
+        live.add(e);
+        keys.add(routing.keyFor(e));
       }
-      WorkKey key = k.get();
-      Future<Boolean> touched = inLane(key, () -> store.touch(hostId, infraEnvId, at, at.getEpochSecond()).map(ok -> {
-        if (ok) {
-          touched(key, hostId, at, at.getEpochSecond());
+    }
+    if (live.isEmpty()) {
+      return Future.succeededFuture();
+    }
+    return Future.all(keys).compose(v -> {
+      Map<UUID, BrainStore.CheckIn> latest = new java.util.HashMap<>();
+      Map<UUID, WorkKey> keyOf = new java.util.HashMap<>();
+      for (int i = 0; i < live.size(); i++) {
+        Optional<WorkKey> k = keys.get(i).result();
+        if (k.isEmpty()) {
+          continue; // the host or its infra-env is gone
         }
-        return cachedHost(key, hostId).map(h -> h.status() == HostStatus.DISCONNECTED
-            || h.status() == HostStatus.DISCONNECTED_UNBOUND).orElse(false);
-      }));
-      return touched.compose(wasDisconnected -> {
-        if (AgentPresence.CONNECTED.equals(p.state())) {
-          return run(key, e.eventId(), w -> {
-            w.forcePush(hostId);
-            rules.settle(w, List.of(hostId));
-          });
+        BusEvent e = live.get(i);
+        UUID hostId = uuid(e.hostId());
+        Instant at = micros(e.occurredAt());
+        keyOf.put(hostId, k.get());
+        latest.merge(hostId, new BrainStore.CheckIn(hostId, uuid(e.infraEnvId()), at, at.getEpochSecond()),
+            (a, b) -> a.at().isAfter(b.at()) ? a : b);
+      }
+      return store.touch(latest.values()).compose(moved -> {
+        for (UUID hostId : moved) {
+          WorkKey key = keyOf.get(hostId);
+          checkIns.record(key, hostId, latest.get(hostId).at());
+          wrote(key); // the monitor's version check must not take this check-in for another writer's
         }
-        return wasDisconnected ? run(key, null, w -> rules.settle(w, List.of(hostId)))
-            : Future.succeededFuture(Result.NOTHING_TO_DO);
+        List<Future<?>> runs = new ArrayList<>();
+        java.util.Set<UUID> refreshed = new java.util.HashSet<>();
+        for (int i = 0; i < live.size(); i++) {
+          BusEvent e = live.get(i);
+          UUID hostId = uuid(e.hostId());
+          WorkKey key = keyOf.get(hostId);
+          if (key == null) {
+            continue;
+          }
+          if (AgentPresence.CONNECTED.equals(((AgentPresence) e.payload()).state())) {
+            runs.add(run(key, e.eventId(), w -> {
+              w.forcePush(hostId);
+              rules.settle(w, List.of(hostId));
+            }));
+          } else if (moved.contains(hostId) && refreshed.add(hostId) && cachedHost(key, hostId).map(h ->
+              h.status() == HostStatus.DISCONNECTED || h.status() == HostStatus.DISCONNECTED_UNBOUND).orElse(false)) {
+            runs.add(run(key, null, w -> rules.settle(w, List.of(hostId))));
+          }
+        }
+        return Future.all(runs).mapEmpty();
       });
     });
   }
@@ -523,7 +546,12 @@ public final class Brain {
         return true;
       }
       boolean quiet = h.status() == HostStatus.DISCONNECTED || h.status() == HostStatus.DISCONNECTED_UNBOUND;
-      if (!quiet && (h.checkedInAt() == null || !soon.isBefore(h.checkedInAt().plus(disconnection)))) {
+      Instant in = h.checkedInAt();
+      Instant recorded = checkIns.of(key, h.id());
+      if (recorded != null && (in == null || recorded.isAfter(in))) {
+        in = recorded;
+      }
+      if (!quiet && (in == null || !soon.isBefore(in.plus(disconnection)))) {
         return true;
       }
       BrainRules.PushMark m = publisher.last(h.id());
@@ -541,7 +569,7 @@ public final class Brain {
         continue; // written here after the versions were read: the rows read may be older than the cache
       }
       BrainStore.Versions v = current.get(k);
-      cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l) ? l : null);
+      cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l, checkIns.latest(key)) ? l : null);
     }
   }
 

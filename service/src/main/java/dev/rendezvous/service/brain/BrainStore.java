@@ -61,8 +61,12 @@ final class BrainStore {
       + " SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')";
   private static final String CHECK_CLUSTER = "SELECT rdv_assert(EXISTS (SELECT 1 FROM clusters WHERE id = $1"
       + " AND row_version = $2), '" + STALE + "')";
-  private static final String CHECK_HOSTS = "SELECT rdv_assert(count(*) = $2 AND coalesce(sum(row_version), 0) = $3"
-      + " AND max(checked_in_at) IS NOT DISTINCT FROM $4, '" + STALE + "') FROM hosts WHERE ";
+  /**
+   * The key's hosts are the ones the unit started from: none added, deleted or changed by another writer. Check-ins
+   * are not compared: they do not bump row versions and are written outside the key's lane ({@link CheckIns}).
+   */
+  private static final String CHECK_HOSTS = "SELECT rdv_assert(count(*) = $2 AND coalesce(sum(row_version), 0) = $3, '"
+      + STALE + "') FROM hosts WHERE ";
   private static final String CLAIM_MANY = "WITH c AS (INSERT INTO processed_bus_events (event_id)"
       + " SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING 1)"
       + " SELECT rdv_assert(count(*) = $2, '" + REPLAY + "') FROM c";
@@ -162,11 +166,19 @@ final class BrainStore {
 
   /** A key's row versions as the database has them now, to tell whether a cached copy is still current. */
   record Versions(Long clusterVersion, int hostCount, long versionSum, OffsetDateTime latestCheckIn) {
-    boolean matches(Loaded l) {
+    /**
+     * Whether the rows are still what {@code l} holds, with {@code recorded} the key's latest check-in written here
+     * but not folded into {@code l} yet: a later check-in in the rows came from another writer.
+     */
+    boolean matches(Loaded l, Instant recorded) {
       Long cached = l.cluster() == null ? null : l.cluster().rowVersion();
+      Instant seen = l.latestCheckIn() == null ? null : l.latestCheckIn().toInstant();
+      if (recorded != null && (seen == null || recorded.isAfter(seen))) {
+        seen = recorded;
+      }
+      Instant stored = latestCheckIn == null ? null : latestCheckIn.toInstant();
       return java.util.Objects.equals(cached, clusterVersion) && hostCount == l.hostCount() && versionSum == l.versionSum()
-          && java.util.Objects.equals(latestCheckIn == null ? null : latestCheckIn.toInstant(),
-              l.latestCheckIn() == null ? null : l.latestCheckIn().toInstant());
+          && (stored == null || (seen != null && !stored.isAfter(seen)));
     }
   }
 
@@ -203,13 +215,39 @@ final class BrainStore {
         });
   }
 
-  /** A check-in: moves checked_in_at and the host clock forward; no row_version bump (not a state change). */
-  Future<Boolean> touch(UUID hostId, UUID infraEnvId, Instant at, long hostTimestamp) {
-    return pool.preparedQuery("UPDATE hosts SET checked_in_at = $1, state = jsonb_set(state, '{timestamp}',"
-            + " to_jsonb(GREATEST(COALESCE((state->>'timestamp')::bigint, 0), $2))) WHERE id = $3 AND infra_env_id = $4"
-            + " AND (checked_in_at IS NULL OR checked_in_at < $1)")
-        .execute(Tuple.of(SnapshotMapper.offset(at), hostTimestamp, hostId, infraEnvId))
-        .map(rs -> rs.rowCount() == 1);
+  /** A host's check-in: when, and its clock then (epoch seconds). */
+  record CheckIn(UUID hostId, UUID infraEnvId, Instant at, long hostTimestamp) {}
+
+  private static final String TOUCH = "UPDATE hosts h SET checked_in_at = t.at, state = jsonb_set(h.state, '{timestamp}',"
+      + " to_jsonb(GREATEST(COALESCE((h.state->>'timestamp')::bigint, 0), t.ts)))"
+      + " FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::bigint[]) AS t(id, ie, at, ts)"
+      + " WHERE h.id = t.id AND h.infra_env_id = t.ie AND (h.checked_in_at IS NULL OR h.checked_in_at < t.at) RETURNING h.id";
+
+  /**
+   * Check-ins in one statement: each moves checked_in_at and the host clock forward, with no row_version bump (not a
+   * state change). {@code checkIns} holds one per host. Completes with the hosts whose rows moved.
+   */
+  Future<java.util.Set<UUID>> touch(java.util.Collection<CheckIn> checkIns) {
+    if (checkIns.isEmpty()) {
+      return Future.succeededFuture(java.util.Set.of());
+    }
+    int n = checkIns.size();
+    UUID[] ids = new UUID[n];
+    UUID[] infraEnvs = new UUID[n];
+    OffsetDateTime[] at = new OffsetDateTime[n];
+    Long[] ts = new Long[n];
+    int i = 0;
+    for (CheckIn c : checkIns) {
+      ids[i] = c.hostId();
+      infraEnvs[i] = c.infraEnvId();
+      at[i] = SnapshotMapper.offset(c.at());
+      ts[i++] = c.hostTimestamp();
+    }
+    return pool.preparedQuery(TOUCH).execute(Tuple.of(ids, infraEnvs, at, ts)).map(rs -> {
+      java.util.Set<UUID> moved = new java.util.HashSet<>();
+      rs.forEach(r -> moved.add(r.getUUID(0)));
+      return moved;
+    });
   }
 
   /** Writes the work in one pipelined transaction; the bus events {@code eventIds} (may be none) are claimed in it. */
@@ -228,7 +266,7 @@ final class BrainStore {
       String where = base.key().isCluster() ? "cluster_id = $1" : "infra_env_id = $1 AND cluster_id IS NULL";
       UUID id = base.key().isCluster() ? base.key().clusterId() : base.key().infraEnvId();
       all.add(conn.preparedQuery(CHECK_HOSTS + where)
-          .execute(Tuple.of(id, base.hostCount(), base.versionSum(), base.latestCheckIn())));
+          .execute(Tuple.of(id, base.hostCount(), base.versionSum())));
       OffsetDateTime now = SnapshotMapper.offset(w.now);
       for (Map.Entry<UUID, StoredHost> e : w.writes().entrySet()) {
         UUID hostId = e.getKey();
