@@ -142,7 +142,7 @@ public final class InstallFilesApi {
       UUID ie = Requests.pathUuid(ctx, "infra_env_id");
       UUID hostId = Requests.pathUuid(ctx, "host_id");
       Tenant t = UserAuth.tenant(ctx);
-      return HostRepository.get(db, t.name(), ie, hostId).compose(o -> {
+      return HostRepository.get(db, t.name(), ie, hostId, HostRepository.Documents.NONE).compose(o -> {
         HostRow h = o.orElseThrow(() -> ApiError.notFound("host", hostId));
         if (h.clusterId() == null) {
           throw new ApiError(400, "host_id", "host " + hostId + " is not bound to a cluster; it has no installation Ignition");
@@ -418,7 +418,7 @@ public final class InstallFilesApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID ie = Requests.pathUuid(ctx, "infra_env_id");
       UUID id = Requests.pathUuid(ctx, "host_id");
-      return HostRepository.get(db, t.name(), ie, id).map(o -> new JsonObject().put("config",
+      return HostRepository.get(db, t.name(), ie, id, HostRepository.Documents.NONE).map(o -> new JsonObject().put("config",
           o.orElseThrow(() -> ApiError.notFound("host", id)).spec().getString("ignition_config_overrides", "")));
     });
   }
@@ -436,7 +436,7 @@ public final class InstallFilesApi {
       if (problem != null) {
         throw new InvalidInputException("config", problem);
       }
-      return HostRepository.get(db, t.name(), ie, id)
+      return HostRepository.get(db, t.name(), ie, id, HostRepository.Documents.NONE)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)))
           .compose(h -> brain.updateHost(ie, id, null, null, null, null,
               new JsonObject().put("ignition_config_overrides", config)))

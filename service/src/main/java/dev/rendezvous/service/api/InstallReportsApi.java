@@ -226,7 +226,7 @@ public final class InstallReportsApi {
       UUID hostId = Requests.pathUuid(ctx, "host_id");
       String state = logsState(Requests.body(ctx));
       Tenant t = UserAuth.tenant(ctx);
-      return HostRepository.get(db, t.name(), ie, hostId).compose(o -> {
+      return HostRepository.get(db, t.name(), ie, hostId, HostRepository.Documents.NONE).compose(o -> {
         var h = o.orElseThrow(() -> ApiError.notFound("host", hostId));
         return publish(BusEvent.of(h.clusterId() == null ? null : h.clusterId().toString(), ie.toString(),
             hostId.toString(), new LogsReported("host", state)));
@@ -251,7 +251,7 @@ public final class InstallReportsApi {
           .orElseThrow(() -> new InvalidInputException("upfile", "is required: the logs bundle as multipart field upfile"));
       Tenant t = UserAuth.tenant(ctx);
       Future<Void> hostCheck = hostId == null ? Future.succeededFuture()
-          : HostRepository.get(db, t.name(), infraEnvId, hostId).map(o -> {
+          : HostRepository.get(db, t.name(), infraEnvId, hostId, HostRepository.Documents.NONE).map(o -> {
             var h = o.orElseThrow(() -> ApiError.notFound("host", hostId));
             if (!id.equals(h.clusterId())) {
               throw new ApiError(400, "host_id", "host " + hostId + " is not part of cluster " + id);

@@ -535,7 +535,7 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID ie = Requests.pathUuid(ctx, "infra_env_id");
       UUID id = Requests.pathUuid(ctx, "host_id");
-      return db.withTransaction(tx -> HostRepository.get(tx, t.name(), ie, id)
+      return db.withTransaction(tx -> HostRepository.get(tx, t.name(), ie, id, HostRepository.Documents.NONE)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)))
           .compose(h -> HostRepository.delete(tx, ie, id)
               .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "host_deregistered",

@@ -67,7 +67,12 @@ public final class HostRepository {
   private HostRepository() {}
 
   public static Future<Optional<HostRow>> get(SqlClient db, String tenant, UUID infraEnvId, UUID id) {
-    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.id = $1 AND h.infra_env_id = $2 AND ie.tenant = $3")
+    return get(db, tenant, infraEnvId, id, Documents.ALL);
+  }
+
+  /** One host with only the documents asked for (an installer's report needs neither of its large ones). */
+  public static Future<Optional<HostRow>> get(SqlClient db, String tenant, UUID infraEnvId, UUID id, Documents docs) {
+    return db.preparedQuery("SELECT " + docs.columns + FROM + " WHERE h.id = $1 AND h.infra_env_id = $2 AND ie.tenant = $3")
         .execute(Tuple.of(id, infraEnvId, tenant))
         .map(rs -> rs.size() == 0 ? Optional.empty() : Optional.of(HostRow.of(rs.iterator().next())));
   }
