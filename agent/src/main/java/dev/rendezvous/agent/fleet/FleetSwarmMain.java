@@ -52,6 +52,9 @@ public final class FleetSwarmMain {
     for (String logger : new String[] {"dev.rendezvous.agent", "dev.rendezvous.controller"}) {
       ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(ch.qos.logback.classic.Level.ERROR);
     }
+    // but what goes wrong in a dry-run installation (a refused report, a failed stage) is worth seeing
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.rendezvous.agent.installer"))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
     Vertx vertx = Vertx.vertx();
     FleetSwarm.Report report;
     try {
