@@ -25,9 +25,20 @@ record Loaded(
     hosts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
     staticNetworking = Map.copyOf(staticNetworking);
     // the cache keeps fingerprints of the rows' documents, not their text (issue 13: memory per idle host)
-    Map<UUID, StoredHost> compact = new java.util.HashMap<>(stored.size() * 2);
-    stored.forEach((id, s) -> compact.put(id, s.compact()));
-    stored = Map.copyOf(compact);
+    boolean asCached = true;
+    for (StoredHost s : stored.values()) {
+      if (s.compact() != s) {
+        asCached = false;
+        break;
+      }
+    }
+    if (asCached) {
+      stored = Map.copyOf(stored); // the very map when it is a cached one already
+    } else {
+      Map<UUID, StoredHost> compact = new java.util.HashMap<>(stored.size() * 2);
+      stored.forEach((id, s) -> compact.put(id, s.compact()));
+      stored = Map.copyOf(compact);
+    }
   }
 
   /** Without the rows as last read or written (every column of a changed host is then written). */

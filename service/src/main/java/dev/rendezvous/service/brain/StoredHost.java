@@ -43,11 +43,19 @@ public record StoredHost(
    * reads, this only tells a unit which columns changed.
    */
   StoredHost compact() {
+    if (compact(inventory) && compact(connectivity) && compact(validationsInfo) && compact(progress)
+        && compact(stepResults) && compact(spec) && compact(state)) {
+      return this; // already as cached: a unit's copy of its key's cache allocates nothing per host
+    }
     return new StoredHost(id, infraEnvId, clusterId, status, statusInfo, statusUpdatedAt, role, suggestedRole,
         bootstrap, requestedHostname, installationDiskId, installationDiskPath, discoveryAgentVersion,
         fingerprint(inventory), fingerprint(connectivity), fingerprint(validationsInfo), fingerprint(progress),
         fingerprint(stepResults), fingerprint(spec), fingerprint(state), checkedInAt, registeredAt, rowVersion,
         staticNetworking);
+  }
+
+  private static boolean compact(String text) {
+    return text == null || text.length() < KEEP_WHOLE_BELOW || text.startsWith(FINGERPRINT);
   }
 
   static String fingerprint(String text) {
