@@ -143,7 +143,10 @@ public final class Rendezvous implements AutoCloseable {
               e.spec().getString("cpu_architecture"), e.spec().getString("openshift_version"), "api_key", credential,
               dev.rendezvous.service.api.DiscoveryInputs.appendedKernelArguments(e.spec())))
           .mirrors(c.service().mirrors());
-      BrainConsumer brain = new BrainConsumer(vertx, pool, producer, bootstrap, c.service());
+      // the brain's connections of its own: a thousand installers polling the API at once must not starve the units
+      // that turn their reports into state (they once waited out "Timeout waiting for connection" for minutes)
+      Pool brainPool = Database.pool(vertx, dbUrl, 8);
+      BrainConsumer brain = new BrainConsumer(vertx, brainPool, producer, bootstrap, c.service());
       opened.push(brain);
       RestApi.BusPublisher publisher =
           (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty();
@@ -188,6 +191,13 @@ public final class Rendezvous implements AutoCloseable {
           observability.registry());
       gateway.pacing(pressure);
       brain.brain().pacing(pressure);
+      io.micrometer.core.instrument.Gauge.builder("rdv.brain.cache.hosts", brain.brain(),
+          dev.rendezvous.service.brain.Brain::cachedHosts)
+          .description("Hosts whose parsed state the brain of this instance keeps in memory").register(observability.registry());
+      io.micrometer.core.instrument.Gauge.builder("rdv.brain.parked.clusters", brain.brain(),
+          dev.rendezvous.service.brain.Brain::parkedKeys)
+          .description("Installed clusters the brain of this instance keeps out of memory until their rows change")
+          .register(observability.registry());
       // tokens issued under a regenerated signing key are refused at the edge too (other instances' within 10 s)
       dev.rendezvous.service.auth.AgentOrUserAuth.followGenerations(vertx, pool, 10_000);
       gateway.tokenCheck(claims -> dev.rendezvous.service.auth.AgentOrUserAuth.isCurrent(claims.infraEnvId(),

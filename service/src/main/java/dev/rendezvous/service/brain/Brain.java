@@ -80,6 +80,12 @@ public final class Brain {
   private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
   /** Check-ins written but not yet folded into the cache (they do not wait in the lanes). */
   private final CheckIns checkIns = new CheckIns();
+  /**
+   * Finished keys (an installed cluster whose hosts are all installed) kept out of the cache, with their rows'
+   * versions when parked: nothing clock-driven is left for them, so the monitor leaves them alone until those change.
+   * A fleet's installed sites then cost no memory in the brain.
+   */
+  private final Map<WorkKey, BrainStore.Versions> parked = new ConcurrentHashMap<>();
   private final EventRouting routing;
   private final PlanPublisher publisher;
   private volatile Listener listener = (k, e, h, s) -> { };
@@ -155,6 +161,7 @@ public final class Brain {
     cache.clear();
     lastWrite.clear();
     checkIns.clear(); // a load reads them from the rows
+    parked.clear();
   }
 
   /** Marks the key as written by this instance now; see {@link #dropStale}. */
@@ -237,6 +244,7 @@ public final class Brain {
       rules.plan(w, publisher::last, pacing.getAsDouble());
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
+        keep(key, base);
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
       if (w.tenant() == null) {
@@ -247,6 +255,7 @@ public final class Brain {
         case COMMITTED -> {
           Loaded after = w.committed();
           cache.put(key, after);
+          parked.remove(key);
           wrote(key);
           after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
           publisher.publish(w);
@@ -273,9 +282,76 @@ public final class Brain {
         }
       });
     }).onFailure(e -> {
-      if (!(e instanceof HostUpdateRejected)) {
+      // a database out of reach (no connection in time) wrote nothing: the cache still holds the rows, and a 1,000-host
+      // cluster read again on every retry kept an event loop busy for seconds each time. Other failures drop it; a
+      // commit that landed unbeknown is caught by the row versions either way.
+      if (!(e instanceof HostUpdateRejected) && !dev.rendezvous.service.db.DatabaseUnavailable.is(e)) {
         cache.remove(key);
       }
+    });
+  }
+
+  /**
+   * A key a unit read and left unchanged: cached (the next unit need not read it again), or parked when finished.
+   * Before, such a key was read again by every monitor pass (an installed 1,000-host cluster after a restart).
+   */
+  private void keep(WorkKey key, Loaded base) {
+    if (cache.get(key) == base) {
+      return;
+    }
+    if (finished(base)) {
+      cache.remove(key);
+      parked.put(key, BrainStore.Versions.of(base));
+    } else {
+      cache.put(key, base);
+      parked.remove(key);
+      wrote(key); // read in this lane after the monitor's last version read began: not someone else's write
+    }
+  }
+
+  /** An installed cluster whose hosts are all installed: no rule of the domain runs on a clock for it any more. */
+  static boolean finished(Loaded l) {
+    if (l.cluster() == null || l.cluster().context().status() != dev.rendezvous.service.domain.cluster.ClusterStatus.INSTALLED
+        || l.hosts().isEmpty()) {
+      return false;
+    }
+    for (HostRecord r : l.hosts().values()) {
+      HostStatus s = r.snapshot().status();
+      if (s != HostStatus.INSTALLED && s != HostStatus.ADDED_TO_EXISTING_CLUSTER) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Hosts held in the cache (a gauge: the brain's memory grows with these, not with parked or idle keys). */
+  public double cachedHosts() {
+    long n = 0;
+    for (Loaded l : cache.values()) {
+      n += l.hostCount();
+    }
+    return n;
+  }
+
+  /** Finished keys kept out of the cache (a gauge). */
+  public double parkedKeys() {
+    return parked.size();
+  }
+
+  /** Whether the key is parked (finished and out of the cache). */
+  boolean parked(WorkKey key) {
+    return parked.containsKey(key);
+  }
+
+  /** Parks a cached finished key, in its lane (a unit running there may still be writing it). */
+  private void park(WorkKey key) {
+    lanes.submit(key, () -> {
+      Loaded l = cache.get(key);
+      if (l != null && finished(l) && checkIns.latest(key) == null) {
+        cache.remove(key);
+        parked.put(key, BrainStore.Versions.of(l));
+      }
+      return Future.succeededFuture();
     });
   }
 
@@ -534,7 +610,11 @@ public final class Brain {
   boolean needsMonitor(WorkKey key, Instant now, long intervalMillis) {
     Loaded l = cache.get(key);
     if (l == null) {
-      return true;
+      return !parked.containsKey(key);
+    }
+    if (finished(l)) {
+      park(key);
+      return false;
     }
     if (l.cluster() != null && !RESTING_CLUSTERS.contains(l.cluster().context().status())) {
       return true;
@@ -564,6 +644,7 @@ public final class Brain {
 
   /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */
   void dropStale(Map<WorkKey, BrainStore.Versions> current, long mark) {
+    parked.entrySet().removeIf(p -> !p.getValue().sameAs(current.get(p.getKey()))); // changed (or gone): read again
     for (WorkKey k : List.copyOf(cache.keySet())) {
       if (lastWrite.getOrDefault(k, 0L) > mark) {
         continue; // written here after the versions were read: the rows read may be older than the cache

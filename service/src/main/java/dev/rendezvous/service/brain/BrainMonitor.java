@@ -90,7 +90,7 @@ public final class BrainMonitor {
         java.time.Instant now = brain.now();
         List<Future<?>> runs = new ArrayList<>();
         for (WorkKey k : versions.keySet()) {
-          if (owned.contains(Topics.partitionFor(k.partitionKey(), count)) && (full || brain.needsMonitor(k, now, interval))) {
+          if (owned.contains(Topics.partitionFor(k.partitionKey(), count)) && ((full && !brain.parked(k)) || brain.needsMonitor(k, now, interval))) {
             runs.add(brain.monitorRefresh(k));
           }
         }

@@ -166,6 +166,19 @@ final class BrainStore {
 
   /** A key's row versions as the database has them now, to tell whether a cached copy is still current. */
   record Versions(Long clusterVersion, int hostCount, long versionSum, OffsetDateTime latestCheckIn) {
+    /** The versions of the rows {@code l} was read from (or written as). */
+    static Versions of(Loaded l) {
+      return new Versions(l.cluster() == null ? null : l.cluster().rowVersion(), l.hostCount(), l.versionSum(),
+          l.latestCheckIn());
+    }
+
+    /** The same rows' versions as {@code o} (false when {@code o} is null: the key is gone). */
+    boolean sameAs(Versions o) {
+      return o != null && java.util.Objects.equals(clusterVersion, o.clusterVersion) && hostCount == o.hostCount
+          && versionSum == o.versionSum && java.util.Objects.equals(latestCheckIn == null ? null : latestCheckIn.toInstant(),
+              o.latestCheckIn == null ? null : o.latestCheckIn.toInstant());
+    }
+
     /**
      * Whether the rows are still what {@code l} holds, with {@code recorded} the key's latest check-in written here
      * but not folded into {@code l} yet: a later check-in in the rows came from another writer.
