@@ -109,6 +109,10 @@ class HostApiTest {
       assertEquals("master", patched.json().getString("role"));
       assertEquals("master-0", patched.json().getString("requested_hostname"));
       assertEquals(1, api.get("/clusters/" + clusterId + "/hosts?role=master").array().size());
+      // the filters run in the query: a status of the host keeps it, another leaves it out
+      assertEquals(1, api.get("/clusters/" + clusterId + "/hosts?role=master&status=" + patched.json().getString("status"))
+          .array().size());
+      assertEquals(0, api.get("/clusters/" + clusterId + "/hosts?role=master&status=installed").array().size());
       Api.Reply badDisk = api.patch(hostPath, new JsonObject().put("disks_selected_config",
           new JsonArray().add(new JsonObject().put("id", "/dev/sdz").put("role", "install"))));
       assertEquals(400, badDisk.status());

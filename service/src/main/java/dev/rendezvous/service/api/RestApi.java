@@ -363,13 +363,10 @@ public final class RestApi {
       // per host in a 1,000-host cluster, and the installers poll this list)
       HostRepository.Documents docs = HostRepository.Documents.of(Requests.queryBool(ctx, "with-inventory", false),
           Requests.queryBool(ctx, "with-connectivity", false));
-      return cluster(t, id).compose(c -> HostRepository.listByCluster(db, t.name(), id, docs)).map(hs -> {
+      return cluster(t, id).compose(c -> HostRepository.listByCluster(db, t.name(), id, docs, roles, status)).map(hs -> {
         JsonArray out = new JsonArray();
         for (HostRow h : hs) {
-          String effective = "auto-assign".equals(h.role()) && h.suggestedRole() != null ? h.suggestedRole() : h.role();
-          if ((roles.isEmpty() || roles.contains(effective)) && (status == null || status.equals(h.status()))) {
-            out.add(ApiViews.host(h));
-          }
+          out.add(ApiViews.host(h));
         }
         return out;
       });

@@ -88,12 +88,26 @@ public final class HostRepository {
   }
 
   public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId, Documents docs) {
-    String sql = "SELECT " + docs.columns + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id";
+    return listByCluster(db, tenant, clusterId, docs, List.of(), null);
+  }
+
+  /**
+   * The cluster's hosts whose effective role (the suggested one while auto-assigned) is one of {@code roles} (any when
+   * empty) and whose status is {@code status} (any when null), filtered in the query: every installer of a 1,000-host
+   * cluster polls for its 3 masters, and reading the 1,000 rows for each poll once exhausted the pool.
+   */
+  public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId, Documents docs,
+      List<String> roles, String status) {
+    String sql = "SELECT " + docs.columns + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2"
+        + " AND (cardinality($3::text[]) = 0 OR (CASE WHEN h.role = 'auto-assign' AND h.suggested_role IS NOT NULL"
+        + " THEN h.suggested_role ELSE h.role END) = ANY($3::text[])) AND ($4::text IS NULL OR h.status = $4)"
+        + " ORDER BY h.registered_at, h.id";
+    Tuple args = Tuple.of(clusterId, tenant, roles.toArray(String[]::new), status);
     if (docs == Documents.ALL || docs == Documents.CONNECTIVITY) {
       // the connectivity reports grow with the square of the cluster: read them a page at a time
-      return dev.rendezvous.service.db.PagedRead.rows(db, sql, Tuple.of(clusterId, tenant)).map(HostRepository::all);
+      return dev.rendezvous.service.db.PagedRead.rows(db, sql, args).map(HostRepository::all);
     }
-    return db.preparedQuery(sql).execute(Tuple.of(clusterId, tenant)).map(HostRepository::all);
+    return db.preparedQuery(sql).execute(args).map(HostRepository::all);
   }
 
   /** Hosts of several clusters in one query (cluster lists), grouped by cluster id. */
