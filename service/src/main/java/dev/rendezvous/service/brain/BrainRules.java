@@ -160,7 +160,9 @@ final class BrainRules {
         return true;
       }
       case CONNECTIVITY_CHECK -> {
-        w.put(b.connectivity(StepOutputs.connectivity(output)).build());
+        dev.rendezvous.service.domain.host.ConnectivityReport report = StepOutputs.connectivity(output);
+        w.put(b.connectivity(report).build());
+        w.connectivityText(h.id(), report, output);
         w.connectivityInputsChanged = true;
         return true;
       }

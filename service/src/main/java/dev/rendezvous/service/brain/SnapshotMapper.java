@@ -115,6 +115,11 @@ public final class SnapshotMapper {
    * (as read or last written) instead of being serialised again, so they also compare unchanged.
    */
   public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored) {
+    return stored(r, prev, prevStored, null);
+  }
+
+  /** As {@link #stored(HostRecord, HostRecord, StoredHost)}, with the connectivity report's text as received, if known. */
+  public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored, String connectivityText) {
     HostSnapshot h = r.snapshot();
     HostSnapshot p = prev == null || prevStored == null ? null : prev.snapshot();
     ObjectNode state = JSON.createObjectNode();
@@ -158,7 +163,7 @@ public final class SnapshotMapper {
         p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
             : h.inventory() == null ? null : StepOutputs.toJson(h.inventory()),
         p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
-            : h.connectivity() == null ? null : StepOutputs.toJson(h.connectivity()),
+            : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity()),
         p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
             : h.validationsInfo() == null ? null : h.validationsInfo().toJson(), progressJson(h.progress()),
         canonical(results), r.spec(), canonical(state), offset(h.checkedInAt()), offset(h.registeredAt()),

@@ -175,6 +175,17 @@ class BrainRulesTest {
   }
 
   @Test
+  void aConnectivityReportIsStoredAsTheAgentSentIt() {
+    unit(w -> rules.register(w, hosts.get(0), INFRA_ENV, CLUSTER, "agent-1", now));
+    unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, BrainFixtures.inventory(1, 8), null, now));
+    // a field this build does not model stays in the stored document, as upstream keeps the agent's output whole
+    String sent = BrainFixtures.connectivity(peersOf(1)).replaceFirst("\\{", "{\"future_field\":[1,2],");
+    Work w = unit(x -> rules.stepReply(x, hosts.get(0), "connectivity-check", 0, sent, null, now));
+    assertEquals(sent, w.writes().get(hosts.get(0)).connectivity());
+    assertEquals(2, host(1).connectivity().remoteHosts().size(), "and parsed for the validations");
+  }
+
+  @Test
   void mediaDisconnectionAndInstallFailureFollowTheExitCode() {
     discover();
     unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 256, "", "media gone", now));
