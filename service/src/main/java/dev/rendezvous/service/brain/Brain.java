@@ -302,6 +302,7 @@ public final class Brain {
     if (finished(base)) {
       cache.remove(key);
       parked.put(key, BrainStore.Versions.of(base));
+      wrote(key);
     } else {
       cache.put(key, base);
       parked.remove(key);
@@ -350,6 +351,7 @@ public final class Brain {
       if (l != null && finished(l) && checkIns.latest(key) == null) {
         cache.remove(key);
         parked.put(key, BrainStore.Versions.of(l));
+        wrote(key);
       }
       return Future.succeededFuture();
     });
@@ -644,7 +646,9 @@ public final class Brain {
 
   /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */
   void dropStale(Map<WorkKey, BrainStore.Versions> current, long mark) {
-    parked.entrySet().removeIf(p -> !p.getValue().sameAs(current.get(p.getKey()))); // changed (or gone): read again
+    // a parked key whose rows changed (or are gone) is read again; one parked since the versions were read is kept
+    parked.entrySet().removeIf(p -> lastWrite.getOrDefault(p.getKey(), 0L) <= mark
+        && !p.getValue().sameAs(current.get(p.getKey())));
     for (WorkKey k : List.copyOf(cache.keySet())) {
       if (lastWrite.getOrDefault(k, 0L) > mark) {
         continue; // written here after the versions were read: the rows read may be older than the cache

@@ -7,9 +7,10 @@ import java.util.UUID;
 
 /**
  * What the store read for one key, as cached between units of work. {@code cluster} is null for unbound
- * hosts. The host aggregate (count, sum of row versions, latest check-in) is what a unit of work re-checks
- * inside its transaction: any write by someone else since (a new, deleted, changed or checked-in host)
- * makes it differ, the transaction aborts and the key is read again. {@code stored} holds each host's row as
+ * hosts. The host aggregate (count, sum of row versions) is what a unit of work re-checks inside its
+ * transaction: any write by someone else since (a new, deleted or changed host) makes it differ, the
+ * transaction aborts and the key is read again; the latest check-in is compared by the monitor only
+ * ({@link CheckIns}). {@code stored} holds each host's row as
  * last read or written, so a unit writes only the columns that changed (an unchanged inventory is neither
  * serialised again nor rewritten, which keeps TOAST and WAL traffic down).
  */

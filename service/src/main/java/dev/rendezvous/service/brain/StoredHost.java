@@ -62,23 +62,13 @@ public record StoredHost(
     if (text == null || text.length() < KEEP_WHOLE_BELOW || text.startsWith(FINGERPRINT)) {
       return text;
     }
-    // two independent 64-bit multiply-mix lanes over the chars: not a cryptographic hash (none is needed: a collision
-    // only skips rewriting a host's own document), but ~10x cheaper than SHA-256, which made reading a 1,000-host
-    // cluster (300 MB of connectivity reports) cost seconds of an event loop
-    long a = 0x9E3779B97F4A7C15L;
-    long b = 0xC2B2AE3D27D4EB4FL;
-    for (int i = 0, n = text.length(); i < n; i++) {
-      char c = text.charAt(i);
-      a = (a ^ c) * 0x100000001B3L;
-      b = Long.rotateLeft(b + c * 0x9E3779B97F4A7C15L, 31) * 0xC2B2AE3D27D4EB4FL;
+    try {
+      byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return FINGERPRINT + java.util.Base64.getEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(d, 16))
+          + ":" + text.length();
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
     }
-    return FINGERPRINT + Long.toHexString(mix(a)) + Long.toHexString(mix(b ^ a)) + ":" + text.length();
-  }
-
-  private static long mix(long z) {
-    z = (z ^ (z >>> 33)) * 0xFF51AFD7ED558CCDL;
-    z = (z ^ (z >>> 33)) * 0xC4CEB9FE1A85EC53L;
-    return z ^ (z >>> 33);
   }
 
   /** Whether a document to write equals the one stored (kept whole or as its fingerprint). */
