@@ -55,11 +55,18 @@ final class AgentDirectory {
         return mailboxes.size();
     }
 
-    /** A registration: the host's mailbox exists from now on, so steps planned for it wait for its first poll. */
-    void registered(AgentClaims claims, HostKey key, String agentVersion) {
+    /**
+     * A registration, before it is published: the host's mailbox exists from now on, so steps planned for it wait
+     * for its first poll. True when this created the mailbox.
+     */
+    boolean registered(AgentClaims claims, HostKey key, String agentVersion) {
         long now = System.nanoTime();
         while (true) {
-            HostMailbox mailbox = mailboxes.computeIfAbsent(key, k -> new HostMailbox(k, claims, now));
+            boolean[] created = {false};
+            HostMailbox mailbox = mailboxes.computeIfAbsent(key, k -> {
+                created[0] = true;
+                return new HostMailbox(k, claims, now);
+            });
             synchronized (mailbox) {
                 if (mailbox.removed) {
                     continue;
@@ -67,9 +74,24 @@ final class AgentDirectory {
                 mailbox.claims = claims;
                 mailbox.agentVersion = agentVersion;
                 mailbox.lastContactNanos = now;
-                return;
+                return created[0];
             }
         }
+    }
+
+    /** The registration that created the host's mailbox did not reach the bus: forget it unless the host came since. */
+    void registrationFailed(HostKey key) {
+        HostMailbox mailbox = mailboxes.get(key);
+        if (mailbox == null) {
+            return;
+        }
+        synchronized (mailbox) {
+            if (mailbox.removed || mailbox.claimed || mailbox.socket != null || mailbox.waiter != null) {
+                return;
+            }
+            mailbox.removed = true;
+        }
+        mailboxes.remove(key, mailbox);
     }
 
     /**

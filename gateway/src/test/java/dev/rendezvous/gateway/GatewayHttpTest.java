@@ -124,6 +124,45 @@ class GatewayHttpTest {
     }
 
     @Test
+    void stepsPlannedBeforeTheRegistrationIsAcknowledgedStillReachTheFirstPoll() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, null);
+        StepsToDeliver.Step inventory = step("inventory");
+        // The service can plan a host before the registration's publish is acknowledged to the gateway: here the
+        // acknowledgement comes 1.5 s after the host's first steps are on the bus.
+        BusPublisher lateAck = event -> {
+            CompletableFuture<?> sent = bed.producer.publish(event).toCompletableFuture();
+            if (!(event.payload() instanceof HostRegistered) || !host.equals(event.hostId())) {
+                return sent;
+            }
+            return sent.thenCompose(x -> bed.producer.publish(BusEvent.of(null, infraEnv, host,
+                            new StepsToDeliver(0, StepsToDeliver.CONTINUE, java.util.List.of(inventory)))))
+                    .thenCompose(x -> CompletableFuture.supplyAsync(() -> x,
+                            CompletableFuture.delayedExecutor(1500, TimeUnit.MILLISECONDS)));
+        };
+        GatewayVerticle gateway = new GatewayVerticle(bed.config(), lateAck, new io.micrometer.core.instrument.simple.SimpleMeterRegistry());
+        String deployment = await(bed.vertx.deployVerticle(gateway));
+        try {
+            HttpResponse<Buffer> registered = await(bed.http.request(HttpMethod.POST, gateway.actualPort(), "127.0.0.1",
+                    hostsPath(infraEnv)).putHeader(AgentAuth.HEADER, token).sendBuffer(Buffer.buffer(
+                    "{\"host_id\":\"" + host + "\"}")));
+            assertEquals(201, registered.statusCode(), registered.bodyAsString());
+
+            long start = System.nanoTime();
+            HttpResponse<Buffer> response = await(bed.http.request(HttpMethod.GET, gateway.actualPort(), "127.0.0.1",
+                    instructionsPath(infraEnv, host) + "?wait_seconds=10").putHeader(AgentAuth.HEADER, token).send());
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertEquals(200, response.statusCode());
+            assertEquals(1, json(response).get("instructions").size(), response.bodyAsString());
+            assertEquals(inventory.stepId(), json(response).get("instructions").get(0).get("step_id").asText());
+            assertTrue(tookMillis < 5000, "answered at once, took " + tookMillis + " ms");
+        } finally {
+            await(bed.vertx.undeploy(deployment));
+        }
+    }
+
+    @Test
     void aHeldPollIsAnsweredWhenAStepIsPublished() throws Exception {
         String infraEnv = newId();
         String cluster = newId();
