@@ -1,15 +1,62 @@
 package dev.rendezvous.service.domain;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationContext;
+import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
+import com.fasterxml.jackson.databind.deser.std.StringDeserializer;
+import java.io.IOException;
+import java.lang.ref.WeakReference;
+import java.util.WeakHashMap;
+
 /**
  * One copy of texts that repeat across hosts: every host's connectivity report names its peers' addresses, MACs and
- * NIC names, and most validation messages are the same for every host. The brain keeps all of a cluster's hosts
- * parsed in memory, so without this the same few strings are held hundreds of thousands of times (measured: 53 % of
- * the strings of 1,000 idle hosts were connectivity entries). JVM-interned strings are collected once unused.
+ * NIC names, every inventory the same CPU flags, vendors and drive types, and most validation messages are the same
+ * for every host. The brain keeps all of a cluster's hosts parsed in memory, so without this the same few strings
+ * are held hundreds of thousands of times (measured: 53 % of the strings of 1,000 idle hosts were connectivity
+ * entries). JVM-interned strings are collected once unused.
  */
 public final class SharedText {
+  /** Longer texts (a kernel command line, a log) are rarely shared and not worth a lookup. */
+  static final int MAX_SHARED_LENGTH = 256;
+
   private SharedText() {}
 
   public static String of(String s) {
     return s == null ? null : s.intern();
+  }
+
+  /** Jackson's String deserializer, with short texts interned: what the step-output parsers read with. */
+  public static final class Deserializer extends StdScalarDeserializer<String> {
+    public Deserializer() {
+      super(String.class);
+    }
+
+    @Override
+    public String deserialize(JsonParser p, DeserializationContext ctxt) throws IOException {
+      if (p.hasToken(JsonToken.VALUE_STRING)) {
+        String s = p.getText();
+        return s.length() <= MAX_SHARED_LENGTH ? s.intern() : s;
+      }
+      return StringDeserializer.instance.deserialize(p, ctxt);
+    }
+  }
+
+  /**
+   * Canonical instances of equal immutable values (validation results: the same ~60 per host on most hosts),
+   * held weakly: a value no host uses any more is collected.
+   */
+  public static final class Values<T> {
+    private final WeakHashMap<T, WeakReference<T>> canonical = new WeakHashMap<>();
+
+    public synchronized T of(T value) {
+      WeakReference<T> ref = canonical.get(value);
+      T known = ref == null ? null : ref.get();
+      if (known != null) {
+        return known;
+      }
+      canonical.put(value, new WeakReference<>(value));
+      return value;
+    }
   }
 }

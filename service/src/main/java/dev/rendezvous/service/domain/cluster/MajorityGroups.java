@@ -96,28 +96,44 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
     }
     for (Cidr net : networks) {
       Map<String, Boolean> inNet = new HashMap<>();
-      BitSet[] reaches = reaches(sorted, index, a -> hasAddressIn(a, net), r -> r.l2Connectivity().stream()
-          .anyMatch(l2 -> l2.successful() && l2.remoteIpAddress() != null
-              && inNet.computeIfAbsent(l2.remoteIpAddress(), net::containsAddress)));
+      BitSet[] reaches = reaches(sorted, index, a -> hasAddressIn(a, net), (c, p) -> {
+        for (int k = c.l2Start(p); k < c.l2End(p); k++) {
+          String ip = c.l2RemoteIpAddress(k);
+          if (c.l2Successful(k) && ip != null && inNet.computeIfAbsent(ip, net::containsAddress)) {
+            return true;
+          }
+        }
+        return false;
+      });
       groups.put(net.toString(), ids(sorted, FullMeshGroups.largest(bothWays(reaches), MIN_GROUP_SIZE)));
     }
     for (boolean v4 : new boolean[] {true, false}) {
       if (sorted.stream().noneMatch(h -> hasFamily(h, v4))) {
         continue;
       }
-      BitSet[] reaches = reaches(sorted, index, a -> hasFamily(a, v4), r -> r.l3Connectivity().stream()
-          .anyMatch(l3 -> l3.successful() && l3.remoteIpAddress() != null && Boolean.valueOf(v4).equals(
-              ipv4.computeIfAbsent(l3.remoteIpAddress(), ip -> Cidr.parse(ip).map(Cidr::isIpv4).orElse(null)))));
+      BitSet[] reaches = reaches(sorted, index, a -> hasFamily(a, v4), (c, p) -> {
+        for (int k = c.l3Start(p); k < c.l3End(p); k++) {
+          String ip = c.l3RemoteIpAddress(k);
+          if (c.l3Successful(k) && ip != null && Boolean.valueOf(v4).equals(
+              ipv4.computeIfAbsent(ip, x -> Cidr.parse(x).map(Cidr::isIpv4).orElse(null)))) {
+            return true;
+          }
+        }
+        return false;
+      });
       groups.put(v4 ? IPV4 : IPV6, ids(sorted, FullMeshGroups.largest(bothWays(reaches), MIN_GROUP_SIZE)));
     }
     for (HostSnapshot a : hosts) {
       if (a.connectivity() == null) {
         continue;
       }
-      for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
-        for (ConnectivityReport.L3 l3 : r.l3Connectivity()) {
-          if (l3.successful() && r.hostId() != null && l3.remoteIpAddress() != null) {
-            l3Addresses.computeIfAbsent(r.hostId(), k -> new TreeSet<>()).add(l3.remoteIpAddress());
+      ConnectivityReport c = a.connectivity();
+      for (int p = 0; p < c.peerCount(); p++) {
+        UUID peer = null;
+        for (int k = c.l3Start(p); k < c.l3End(p); k++) {
+          String ip = c.l3RemoteIpAddress(k);
+          if (c.l3Successful(k) && ip != null && (peer != null || (peer = c.peerId(p)) != null)) {
+            l3Addresses.computeIfAbsent(peer, x -> new TreeSet<>()).add(ip);
           }
         }
       }
@@ -129,7 +145,7 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
 
   /** Per host (by index), the peers it reports reached; only hosts that are {@code member}s report. */
   private static BitSet[] reaches(List<HostSnapshot> sorted, Map<UUID, Integer> index,
-      java.util.function.Predicate<HostSnapshot> member, java.util.function.Predicate<ConnectivityReport.RemoteHost> reached) {
+      java.util.function.Predicate<HostSnapshot> member, PeerReached reached) {
     BitSet[] out = new BitSet[sorted.size()];
     for (int i = 0; i < sorted.size(); i++) {
       out[i] = new BitSet();
@@ -137,14 +153,21 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
       if (a.connectivity() == null || !member.test(a)) {
         continue;
       }
-      for (ConnectivityReport.RemoteHost r : a.connectivity().remoteHosts()) {
-        Integer j = r.hostId() == null ? null : index.get(r.hostId());
-        if (j != null && j != i && reached.test(r)) {
+      ConnectivityReport c = a.connectivity();
+      for (int p = 0; p < c.peerCount(); p++) {
+        UUID peer = c.peerId(p);
+        Integer j = peer == null ? null : index.get(peer);
+        if (j != null && j != i && reached.test(c, p)) {
           out[i].set(j);
         }
       }
     }
     return out;
+  }
+
+  /** Whether a report's peer (by index) counts as reached. */
+  private interface PeerReached {
+    boolean test(ConnectivityReport report, int peer);
   }
 
   /** Connected means reached both ways. */

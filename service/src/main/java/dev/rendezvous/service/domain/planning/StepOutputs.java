@@ -26,6 +26,9 @@ public final class StepOutputs {
       JsonMapper.builder()
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          // parsed outputs stay in the brain's cache: one copy of each short text (SharedText)
+          .addModule(new com.fasterxml.jackson.databind.module.SimpleModule("shared-text")
+              .addDeserializer(String.class, new dev.rendezvous.service.domain.SharedText.Deserializer()))
           .build();
 
   public static Inventory inventory(String output) {

@@ -714,8 +714,7 @@ public final class HostValidator {
     if (c.host().connectivity() == null) {
       return new Outcome(PENDING, "Missing network latency information.");
     }
-    List<String> failed = peersOverThreshold(c, l3 -> l3.averageRttMs() > threshold,
-        l3 -> String.format(Locale.ROOT, "%.2f ms", l3.averageRttMs()));
+    List<String> failed = peersOverThreshold(c, ConnectivityReport::l3AverageRttMs, threshold, "%.2f ms");
     if (failed.isEmpty()) {
       return new Outcome(SUCCESS, "Network latency requirement has been satisfied.");
     }
@@ -735,8 +734,7 @@ public final class HostValidator {
     if (c.host().connectivity() == null) {
       return new Outcome(PENDING, "Missing packet loss information.");
     }
-    List<String> failed = peersOverThreshold(c, l3 -> l3.packetLossPercentage() > threshold,
-        l3 -> String.format(Locale.ROOT, "%.2f%%", l3.packetLossPercentage()));
+    List<String> failed = peersOverThreshold(c, ConnectivityReport::l3PacketLossPercentage, threshold, "%.2f%%");
     if (failed.isEmpty()) {
       return new Outcome(SUCCESS, "Packet loss requirement has been satisfied.");
     }
@@ -749,20 +747,31 @@ public final class HostValidator {
     return v > 0 ? "less than or equals" : "equals";
   }
 
-  /** Same-role peers whose L3 measurement breaks the threshold, as " hostname (value)". */
-  private List<String> peersOverThreshold(
-      Ctx c, java.util.function.Predicate<ConnectivityReport.L3> bad,
-      java.util.function.Function<ConnectivityReport.L3, String> value) {
+  /** An L3 measurement of a report, by entry index. */
+  private interface L3Measure {
+    double of(ConnectivityReport report, int entry);
+  }
+
+  /** Same-role peers whose L3 measurement is over the threshold, as " hostname (value)". */
+  private List<String> peersOverThreshold(Ctx c, L3Measure measure, double threshold, String format) {
     List<String> out = new ArrayList<>();
     Set<String> seen = new java.util.HashSet<>();
-    for (ConnectivityReport.RemoteHost r : c.host().connectivity().remoteHosts()) {
-      Optional<HostSnapshot> peer = c.cluster().host(r.hostId());
-      if (peer.isEmpty() || peer.get().effectiveRole() != c.host().effectiveRole()) {
-        continue;
-      }
-      for (ConnectivityReport.L3 l3 : r.l3Connectivity()) {
-        if (bad.test(l3) && seen.add(l3.remoteIpAddress())) {
-          out.add(" " + peer.get().hostname() + " (" + value.apply(l3) + ")");
+    ConnectivityReport report = c.host().connectivity();
+    for (int p = 0; p < report.peerCount(); p++) {
+      Optional<HostSnapshot> peer = Optional.empty();
+      for (int k = report.l3Start(p); k < report.l3End(p); k++) {
+        double v = measure.of(report, k);
+        if (!(v > threshold)) {
+          continue;
+        }
+        if (peer.isEmpty()) { // looked up only for a peer over the threshold: a 1,000-host cluster has ~none
+          peer = c.cluster().host(report.peerId(p));
+          if (peer.isEmpty() || peer.get().effectiveRole() != c.host().effectiveRole()) {
+            break;
+          }
+        }
+        if (seen.add(report.l3RemoteIpAddress(k))) {
+          out.add(" " + peer.get().hostname() + " (" + String.format(Locale.ROOT, format, v) + ")");
         }
       }
     }
@@ -1004,13 +1013,15 @@ public final class HostValidator {
       return c.cluster().hosts().size() <= 1 ? new Outcome(SUCCESS, "MTU is ok")
           : new Outcome(PENDING, "Missing MTU information");
     }
-    for (ConnectivityReport.RemoteHost r : c.host().connectivity().remoteHosts()) {
-      for (ConnectivityReport.Mtu m : r.mtuReport()) {
+    ConnectivityReport report = c.host().connectivity();
+    for (int p = 0; p < report.peerCount(); p++) {
+      for (int k = report.mtuStart(p); k < report.mtuEnd(p); k++) {
+        String ip = report.mtuRemoteIpAddress(k);
         boolean relevant = c.umn() || c.cluster().machineNetworks().stream()
-            .anyMatch(n -> Cidr.parse(n).map(x -> x.containsAddress(m.remoteIpAddress())).orElse(false));
-        if (relevant && !m.mtuSuccessful()) {
+            .anyMatch(n -> Cidr.parse(n).map(x -> x.containsAddress(ip)).orElse(false));
+        if (relevant && !report.mtuSuccessful(k)) {
           return new Outcome(FAILURE, String.format("MTU is broken. Interface: %s, remote IP address: %s",
-              m.outgoingNic(), m.remoteIpAddress()));
+              report.mtuOutgoingNic(k), ip));
         }
       }
     }

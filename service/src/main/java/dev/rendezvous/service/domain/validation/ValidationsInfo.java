@@ -2,6 +2,7 @@ package dev.rendezvous.service.domain.validation;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
+import dev.rendezvous.service.domain.SharedText;
 import dev.rendezvous.service.domain.planning.InvalidStepOutputException;
 import dev.rendezvous.service.domain.planning.StepOutputs;
 import java.util.ArrayList;
@@ -18,9 +19,12 @@ import java.util.TreeMap;
  */
 public record ValidationsInfo(Map<String, List<ValidationResult>> categories) {
 
+  /** Most hosts carry the same results: one instance of each (issue 13: memory per idle host). */
+  private static final SharedText.Values<ValidationResult> SHARED = new SharedText.Values<>();
+
   public ValidationsInfo {
     Map<String, List<ValidationResult>> copy = new TreeMap<>();
-    categories.forEach((k, v) -> copy.put(k, List.copyOf(v)));
+    categories.forEach((k, v) -> copy.put(SharedText.of(k), v.stream().map(r -> SHARED.of(java.util.Objects.requireNonNull(r))).toList()));
     categories = Collections.unmodifiableMap(copy);
   }
 

@@ -1,0 +1,89 @@
+package dev.rendezvous.service.domain.host;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.service.domain.planning.StepOutputs;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** The columnar report reads back exactly what the agent sent, entry by entry and as JSON. */
+class ConnectivityReportTest {
+  private static final UUID A = UUID.fromString("a0000000-0000-0000-0000-000000000002");
+  private static final UUID B = UUID.fromString("a0000000-0000-0000-0000-000000000003");
+
+  // peer A: two L2 entries, one L3, no MTU; a peer without id: nothing; peer B: one of each, failed
+  private static final String REPORT = """
+      {"remote_hosts":[
+        {"host_id":"a0000000-0000-0000-0000-000000000002",
+         "l2_connectivity":[
+           {"outgoing_nic":"enp1s0","outgoing_ip_address":"192.168.111.21","remote_ip_address":"192.168.111.22","remote_mac":"00:0e:0f:a1:38:02","successful":true},
+           {"outgoing_nic":"enp2s0","outgoing_ip_address":"10.0.0.21","remote_ip_address":"10.0.0.22","remote_mac":"00:0e:0f:a1:38:03","successful":false}],
+         "l3_connectivity":[{"outgoing_nic":"enp1s0","remote_ip_address":"192.168.111.22","successful":true,"average_rtt_ms":0.39,"packet_loss_percentage":0.0}]},
+        {"l2_connectivity":[],"unknown":1},
+        {"host_id":"a0000000-0000-0000-0000-000000000003",
+         "l2_connectivity":[{"outgoing_nic":"enp1s0","outgoing_ip_address":"192.168.111.21","remote_ip_address":"192.168.111.23","remote_mac":"00:0e:0f:a1:38:04","successful":false}],
+         "l3_connectivity":[{"outgoing_nic":"enp1s0","remote_ip_address":"192.168.111.23","successful":false,"average_rtt_ms":120.5,"packet_loss_percentage":12.5}],
+         "mtu_report":[{"outgoing_nic":"enp1s0","remote_ip_address":"192.168.111.23","mtu_successful":false}]}]}
+      """;
+
+  @Test
+  void readsEveryPeerAndEntryByIndex() {
+    ConnectivityReport r = StepOutputs.connectivity(REPORT);
+    assertEquals(3, r.peerCount());
+    assertEquals(A, r.peerId(0));
+    assertNull(r.peerId(1));
+    assertEquals(B, r.peerId(2));
+    assertTrue(r.peerIs(0, A));
+    assertFalse(r.peerIs(0, B));
+    assertFalse(r.peerIs(1, A));
+
+    assertEquals(List.of(0, 2), List.of(r.l2Start(0), r.l2End(0)));
+    assertEquals("192.168.111.22", r.l2RemoteIpAddress(0));
+    assertTrue(r.l2Successful(0));
+    assertEquals("10.0.0.22", r.l2RemoteIpAddress(1));
+    assertFalse(r.l2Successful(1));
+    assertEquals(r.l2Start(1), r.l2End(1)); // the peer without id reported nothing
+    assertEquals(List.of(2, 3), List.of(r.l2Start(2), r.l2End(2)));
+
+    assertEquals(List.of(0, 1), List.of(r.l3Start(0), r.l3End(0)));
+    assertEquals(0.39, r.l3AverageRttMs(0));
+    assertEquals(120.5, r.l3AverageRttMs(1));
+    assertEquals(12.5, r.l3PacketLossPercentage(1));
+    assertFalse(r.l3Successful(1));
+
+    assertEquals(0, r.mtuEnd(1));
+    assertEquals(List.of(0, 1), List.of(r.mtuStart(2), r.mtuEnd(2)));
+    assertEquals("enp1s0", r.mtuOutgoingNic(0));
+    assertEquals("192.168.111.23", r.mtuRemoteIpAddress(0));
+    assertFalse(r.mtuSuccessful(0));
+  }
+
+  @Test
+  void recordsAndJsonComeBackAsSent() {
+    ConnectivityReport r = StepOutputs.connectivity(REPORT);
+    List<ConnectivityReport.RemoteHost> hosts = r.remoteHosts();
+    assertEquals(new ConnectivityReport.L2("enp2s0", "10.0.0.21", "10.0.0.22", "00:0e:0f:a1:38:03", false),
+        hosts.get(0).l2Connectivity().get(1));
+    assertEquals(new ConnectivityReport.L3("enp1s0", "192.168.111.23", false, 120.5, 12.5),
+        hosts.get(2).l3Connectivity().get(0));
+
+    ConnectivityReport again = StepOutputs.connectivity(StepOutputs.toJson(r));
+    assertEquals(r, again);
+    assertEquals(r.hashCode(), again.hashCode());
+    assertEquals(hosts, new ConnectivityReport(hosts).remoteHosts());
+    assertTrue(StepOutputs.toJson(r).startsWith("{\"remote_hosts\":[{\"host_id\":\"" + A + "\",\"l2_connectivity\":"));
+  }
+
+  @Test
+  void aChangedMeasurementIsAnotherReport() {
+    ConnectivityReport r = StepOutputs.connectivity(REPORT);
+    assertNotEquals(r, StepOutputs.connectivity(REPORT.replace("120.5", "120.6")));
+    assertNotEquals(r, StepOutputs.connectivity(REPORT.replace("\"mtu_successful\":false", "\"mtu_successful\":true")));
+    assertEquals(0, StepOutputs.connectivity("{}").peerCount());
+  }
+}
