@@ -129,6 +129,11 @@ public record ClusterContext(
     return controlPlaneCount == 1;
   }
 
+  /** How many of the cluster's hosts with an inventory go by this hostname (one lookup, not a pass per host). */
+  public int hostsNamed(String hostname) {
+    return ClusterHosts.countNamed(hosts, hostname);
+  }
+
   public Optional<HostSnapshot> host(UUID hostId) {
     return Optional.ofNullable(ClusterHosts.find(hosts, hostId));
   }

@@ -15,6 +15,7 @@ import java.util.UUID;
 final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAccess {
   private final HostSnapshot[] hosts;
   private volatile Map<UUID, HostSnapshot> byId;
+  private volatile Map<String, Integer> byHostname;
 
   private ClusterHosts(HostSnapshot[] hosts) {
     this.hosts = hosts;
@@ -53,6 +54,30 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       }
     }
     return null;
+  }
+
+  /** How many hosts with an inventory go by this hostname; the count is built on first use. */
+  static int countNamed(List<HostSnapshot> hosts, String hostname) {
+    if (hosts instanceof ClusterHosts h) {
+      Map<String, Integer> m = h.byHostname;
+      if (m == null) {
+        m = new HashMap<>();
+        for (HostSnapshot s : h.hosts) {
+          if (s.inventory() != null) {
+            m.merge(s.hostname(), 1, Integer::sum);
+          }
+        }
+        h.byHostname = m;
+      }
+      return m.getOrDefault(hostname, 0);
+    }
+    int n = 0;
+    for (HostSnapshot s : hosts) {
+      if (s.inventory() != null && s.hostname().equals(hostname)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   @Override

@@ -75,7 +75,8 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
   /** Computes the groups from the hosts' inventories and connectivity reports. */
   public static MajorityGroups compute(Collection<HostSnapshot> hosts) {
     Map<String, List<UUID>> groups = new TreeMap<>();
-    Map<UUID, Set<String>> l3Addresses = new TreeMap<>();
+    // hashed while collecting (a 1,000-host cluster adds ~1M entries), sorted once at the end
+    Map<UUID, Set<String>> l3Addresses = new HashMap<>();
     // upstream orders hosts by their id's text, so the same connectivity always gives the same group and order
     List<HostSnapshot> sorted = new ArrayList<>(hosts);
     sorted.sort(Comparator.comparing(h -> h.id().toString()));
@@ -133,13 +134,13 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
         for (int k = c.l3Start(p); k < c.l3End(p); k++) {
           String ip = c.l3RemoteIpAddress(k);
           if (c.l3Successful(k) && ip != null && (peer != null || (peer = c.peerId(p)) != null)) {
-            l3Addresses.computeIfAbsent(peer, x -> new TreeSet<>()).add(ip);
+            l3Addresses.computeIfAbsent(peer, x -> new java.util.HashSet<>()).add(ip);
           }
         }
       }
     }
     Map<UUID, List<String>> l3 = new TreeMap<>();
-    l3Addresses.forEach((k, v) -> l3.put(k, List.copyOf(v)));
+    l3Addresses.forEach((k, v) -> l3.put(k, List.copyOf(new TreeSet<>(v))));
     return new MajorityGroups(groups, l3);
   }
 

@@ -310,10 +310,12 @@ public final class HostValidator {
       return new Outcome(PENDING, "Missing inventory");
     }
     String name = c.host().hostname();
-    for (HostSnapshot other : c.cluster().hosts()) {
-      if (!other.id().equals(c.host().id()) && other.inventory() != null && name.equals(other.hostname())) {
-        return new Outcome(FAILURE, "Hostname " + name + " is not unique in cluster");
-      }
+    // the others: the cluster's copy of this host (maybe an older one) does not count
+    HostSnapshot self = c.cluster().host(c.host().id()).orElse(null);
+    int others = c.cluster().hostsNamed(name)
+        - (self != null && self.inventory() != null && name.equals(self.hostname()) ? 1 : 0);
+    if (others > 0) {
+      return new Outcome(FAILURE, "Hostname " + name + " is not unique in cluster");
     }
     return new Outcome(SUCCESS, "Hostname " + name + " is unique in cluster");
   }
