@@ -115,14 +115,23 @@ final class AgentInput {
         }
     }
 
-    static JsonNode parse(String text) throws InvalidInput {
+    /** A websocket message as it came, UTF-8: parsed from its bytes, without a String of it first (replies are up to MBs). */
+    static JsonNode parseMessage(byte[] utf8) throws InvalidInput {
+        return message(() -> AgentWire.JSON.readTree(utf8));
+    }
+
+    private interface TreeRead {
+        JsonNode read() throws java.io.IOException;
+    }
+
+    private static JsonNode message(TreeRead read) throws InvalidInput {
         try {
-            JsonNode node = AgentWire.JSON.readTree(text);
+            JsonNode node = read.read();
             if (node == null || !node.isObject()) {
                 throw new InvalidInput("message: must be a JSON object");
             }
             return node;
-        } catch (JsonProcessingException e) {
+        } catch (java.io.IOException e) {
             throw new InvalidInput("message: malformed JSON (" + shortMessage(e) + ")");
         }
     }

@@ -139,17 +139,17 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
         } else if (assemblingBinary) {
             reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED, "binary frames are not accepted, send JSON text");
         } else {
-            onMessage(message.toString());
+            onMessage(message.getBytes());
         }
     }
 
-    private void onMessage(String text) {
+    private void onMessage(byte[] utf8) {
         if (mailbox != null) {
             directory.contact(mailbox, AgentPresence.WEBSOCKET);
         }
         JsonNode message;
         try {
-            message = AgentInput.parse(text);
+            message = AgentInput.parseMessage(utf8);
         } catch (InvalidInput e) {
             reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED, e.getMessage());
             return;

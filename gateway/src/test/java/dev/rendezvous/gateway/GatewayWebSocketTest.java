@@ -70,10 +70,12 @@ class GatewayWebSocketTest {
         TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
         agent.hello();
         agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-0badf00d\","
-                + "\"exit_code\":0,\"output\":\"{}\",\"error\":\"\"}}");
+                + "\"exit_code\":0,\"output\":\"{\\\"hostname\\\":\\\"n\u00f6de-\u6771\u4eac\\\"}\",\"error\":\"\"}}");
         assertEquals("inventory-0badf00d", agent.next("ack").get("step_id").asText());
         BusEvent event = bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived && host.equals(e.hostId()));
         assertEquals("inventory-0badf00d", ((StepReplyReceived) event.payload()).stepId());
+        // read from the message's UTF-8 bytes: multi-byte text arrives as the agent wrote it
+        assertEquals("{\"hostname\":\"n\u00f6de-\u6771\u4eac\"}", ((StepReplyReceived) event.payload()).output());
         assertEquals(infraEnv, event.partitionKey());
         agent.ws.close();
     }
