@@ -56,6 +56,12 @@ class GatewayWebSocketTest {
         assertEquals("{\"x\":1}", steps.get("instructions").get(0).get("args").get(0).asText());
         assertEquals("continue", steps.get("post_step_action").asText());
         assertTrue(tookMillis < 5000, "pushed " + tookMillis + " ms after publish");
+        // recorded once the server's write completed, which may be just after the client read the message
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!bed.registry.scrape().contains("rdv_gateway_step_delivery_latency_seconds_bucket")
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
         assertTrue(bed.counter(GatewayMetrics.STEPS_DELIVERED, "transport", AgentPresence.WEBSOCKET) >= 2);
         assertTrue(bed.registry.scrape().contains("rdv_gateway_step_delivery_latency_seconds_bucket"));
 
