@@ -194,6 +194,10 @@ public final class Rendezvous implements AutoCloseable {
       io.micrometer.core.instrument.Gauge.builder("rdv.brain.cache.hosts", brain.brain(),
           dev.rendezvous.service.brain.Brain::cachedHosts)
           .description("Hosts whose parsed state the brain of this instance keeps in memory").register(observability.registry());
+      io.micrometer.core.instrument.FunctionCounter.builder("rdv.brain.host.evaluations", brain.brain(),
+          dev.rendezvous.service.brain.Brain::hostEvaluations)
+          .description("Host refreshes (all of a host's validations and its state machine) the brain of this instance ran")
+          .register(observability.registry());
       io.micrometer.core.instrument.Gauge.builder("rdv.brain.parked.clusters", brain.brain(),
           dev.rendezvous.service.brain.Brain::parkedKeys)
           .description("Installed clusters the brain of this instance keeps out of memory until their rows change")

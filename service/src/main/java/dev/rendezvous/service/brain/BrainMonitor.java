@@ -91,7 +91,7 @@ public final class BrainMonitor {
         List<Future<?>> runs = new ArrayList<>();
         for (WorkKey k : versions.keySet()) {
           if (owned.contains(Topics.partitionFor(k.partitionKey(), count)) && ((full && !brain.parked(k)) || brain.needsMonitor(k, now, interval))) {
-            runs.add(brain.monitorRefresh(k));
+            runs.add(brain.monitorRefresh(k, full, interval));
           }
         }
         return Future.join(runs).map(v -> runs.size());

@@ -50,6 +50,15 @@ final class BrainRules {
   /** Where majority groups are computed (upstream: before install only; day-2 clusters adding hosts too). */
   private static final java.util.Set<ClusterStatus> GROUPS_STATES = java.util.EnumSet.of(ClusterStatus.PENDING_FOR_INPUT,
       ClusterStatus.INSUFFICIENT, ClusterStatus.READY, ClusterStatus.ADDING_HOSTS);
+
+  /**
+   * Whether a host's new connectivity report can move what other hosts read without the unit seeing it: the majority
+   * groups are the only cross-host reader of connectivity, and a cluster of up to {@link #GROUPS_EVERY_UNIT_MAX_HOSTS}
+   * recomputes them in the unit (a change then shows in the cluster's own fields); a bigger one only in full passes.
+   */
+  static boolean connectivityReadAcrossHosts(ClusterStatus status, int hosts) {
+    return GROUPS_STATES.contains(status) && hosts > GROUPS_EVERY_UNIT_MAX_HOSTS;
+  }
   /** How far the host clock must move before it is stored again (its checks allow minutes of skew). */
   static final long CLOCK_GRANULARITY_SECONDS = 60;
   /** The shortest next_instruction_seconds the planner gives: a pushed plan is never due earlier. */
@@ -153,6 +162,9 @@ final class BrainRules {
     switch (type) {
       case INVENTORY -> {
         Inventory inv = StepOutputs.inventory(output);
+        if (inv.equals(h.inventory())) {
+          return false; // the same inventory again (an idle host's periodic one): nothing moved
+        }
         b.inventory(inv);
         chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
         w.put(b.build());
@@ -163,7 +175,9 @@ final class BrainRules {
         dev.rendezvous.service.domain.host.ConnectivityReport report = StepOutputs.connectivity(output);
         w.put(b.connectivity(report).build());
         w.connectivityText(h.id(), report, output);
-        w.connectivityInputsChanged = true;
+        if (!dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(report, h.connectivity())) {
+          w.connectivityInputsChanged = true; // the majority groups may move; new times alone do not move them
+        }
         return true;
       }
       case NTP_SYNCHRONIZER -> b.ntpSources(StepOutputs.ntp(output).ntpSources());
@@ -520,9 +534,17 @@ final class BrainRules {
     w.progress(SnapshotMapper.progressJson(w.cluster()));
   }
 
+  /** Host refreshes run so far (each one all of a host's validations and its state machine): the brain's work. */
+  long hostEvaluations() {
+    return hostEvaluations.sum();
+  }
+
+  private final java.util.concurrent.atomic.LongAdder hostEvaluations = new java.util.concurrent.atomic.LongAdder();
+
   private void refreshHost(Work w, UUID id) {
     HostSnapshot h = w.host(id);
     if (h != null && h.status() != null && (h.unbound() || w.cluster() != null)) {
+      hostEvaluations.increment();
       w.apply(id, hostMachine.apply(h, w.cluster(), new HostEvent.Refresh(), w.now));
     }
   }

@@ -275,12 +275,17 @@ final class Work {
 
   /**
    * Whether something other hosts' plans or the cluster's state depend on moved in this unit: a host's status,
-   * roles, bootstrap flag, inventory, connectivity, install disk or clock, a new host, or the cluster itself.
+   * roles, bootstrap flag, inventory as others read it ({@link Inventory#sameForPeers}), the peers a connectivity report
+   * reaches where only full passes recompute the majority groups ({@link BrainRules#connectivityReadAcrossHosts}),
+   * install disk or clock, a new host, or the cluster itself. A host's own-only change refreshes that host alone: no
+   * cluster pass follows it.
    */
   boolean sharedInputsChanged() {
     if (cluster != null && base.cluster() != null && !base.cluster().context().equals(cluster.context())) {
       return true;
     }
+    boolean connectivityShared = cluster == null
+        || BrainRules.connectivityReadAcrossHosts(cluster.context().status(), hosts.size());
     for (HostRecord r : hosts.values()) {
       HostRecord b = base.hosts().get(r.snapshot().id());
       if (b == null) {
@@ -295,7 +300,10 @@ final class Work {
         continue;
       }
       if (x.status() != y.status() || x.role() != y.role() || x.suggestedRole() != y.suggestedRole()
-          || x.bootstrap() != y.bootstrap() || x.inventory() != y.inventory() || x.connectivity() != y.connectivity()
+          || x.bootstrap() != y.bootstrap()
+          || (x.inventory() != y.inventory() && !Inventory.sameForPeers(x.inventory(), y.inventory()))
+          || (x.connectivity() != y.connectivity() && connectivityShared
+              && !dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(x.connectivity(), y.connectivity()))
           || !java.util.Objects.equals(x.installationDiskPath(), y.installationDiskPath())
           || x.hostTimestamp() != y.hostTimestamp() || !java.util.Objects.equals(x.requestedHostname(), y.requestedHostname())) {
         return true;

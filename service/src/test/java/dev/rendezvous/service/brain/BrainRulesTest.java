@@ -209,4 +209,65 @@ class BrainRulesTest {
     assertThrows(HostUpdateRejected.class, () -> unit(w -> rules.updateHost(w, hosts.get(0), null, "local host!", null,
         null, null)));
   }
+
+  /** Host i's fixture inventory, edited. */
+  private static String inventory(int i, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit) {
+    try {
+      var n = (com.fasterxml.jackson.databind.node.ObjectNode) dev.rendezvous.service.domain.planning.StepOutputs.JSON
+          .readTree(BrainFixtures.inventory(i, 8));
+      edit.accept(n);
+      return n.toString();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
+  void aHostsOwnOnlyChangeRefreshesThatHostAloneAndOneOthersReadRefreshesAll() {
+    discover();
+    HostSnapshot other = host(2);
+    // an idle machine's next inventory: smartctl's hours and the usable memory moved, nothing other hosts read
+    Work own = unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, inventory(1, n -> {
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("memory")).put("usable_bytes", 16765628416L - 4096);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("disks").get(0)).put("smart", "{\"hours\":9}");
+    }), null, now));
+    assertEquals(16765628416L - 4096, host(1).inventory().memory().usableBytes(), "the new inventory is the host's");
+    assertNotNull(own.writes().get(hosts.get(0)).inventory(), "and is stored");
+    assertFalse(own.sharedInputsChanged());
+    assertFalse(own.othersMayBeStale(), "no pass over the other hosts follows");
+    assertTrue(other == host(2), "another host is not even re-evaluated");
+    // the same inventory once more: nothing about the inventory moves, its stored document is not written again
+    HostSnapshot before = host(1);
+    Work same = unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, inventory(1, n -> {
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("memory")).put("usable_bytes", 16765628416L - 4096);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("disks").get(0)).put("smart", "{\"hours\":9}");
+    }), null, now));
+    assertTrue(before.inventory() == host(1).inventory(), "the parsed inventory is kept as it was");
+    assertFalse(same.sharedInputsChanged());
+    // a new name is read by the other hosts (hostname-unique): they are refreshed
+    Work renamed = unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, inventory(1, n -> n.put("hostname",
+        "host-2")), null, now));
+    assertTrue(renamed.sharedInputsChanged());
+    assertEquals(HostStatus.INSUFFICIENT, host(2).status(), "host 2 now shares its name: " + host(2).statusInfo());
+  }
+
+  @Test
+  void aNewConnectivityReportIsReadAcrossHostsOnlyThroughTheMajorityGroups() {
+    discover();
+    // new round-trip times, the same peers reached: the groups (the only cross-host reader) do not move
+    Work rtt = unit(w -> rules.stepReply(w, hosts.get(0), "connectivity-check", 0,
+        BrainFixtures.connectivity(peersOf(1)).replace("0.4", "0.9"), null, now));
+    assertEquals(0.9, host(1).connectivity().l3AverageRttMs(0));
+    assertFalse(rtt.othersMayBeStale());
+    // a peer no longer reached both ways: the groups move in the unit, and with them the others' inputs
+    Work lost = unit(w -> rules.stepReply(w, hosts.get(0), "connectivity-check", 0,
+        BrainFixtures.connectivity(peersOf(1)).replace("true", "false"), null, now));
+    assertTrue(lost.sharedInputsChanged());
+    assertTrue(state.cluster().context().connectivityMajorityGroups().groupFor("192.168.111.0/24").size() < 3);
+    assertEquals(HostStatus.INSUFFICIENT, host(2).status(), "another host left the majority group: " + host(2).statusInfo());
+    // a big cluster recomputes the groups in its full passes only: there, any new report counts; after install, none
+    assertTrue(BrainRules.connectivityReadAcrossHosts(ClusterStatus.READY, BrainRules.GROUPS_EVERY_UNIT_MAX_HOSTS + 1));
+    assertFalse(BrainRules.connectivityReadAcrossHosts(ClusterStatus.READY, BrainRules.GROUPS_EVERY_UNIT_MAX_HOSTS));
+    assertFalse(BrainRules.connectivityReadAcrossHosts(ClusterStatus.INSTALLING, 1000));
+  }
 }

@@ -211,6 +211,37 @@ public final class ConnectivityReport {
     return out;
   }
 
+  /**
+   * Whether two reports reach the same peers the same way: the same peers in the same order, and per peer the same
+   * L2 and L3 entries by remote address and success. That is all the majority groups read of a report (the only rule
+   * that reads one host's report for others); round-trip times, loss and MTU are the reporting host's own.
+   * Conservative: the same reach listed in another order counts as different.
+   */
+  public static boolean sameReach(ConnectivityReport a, ConnectivityReport b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null || !Arrays.equals(a.peerIds, b.peerIds)
+        || !java.util.Objects.equals(a.peersWithoutId, b.peersWithoutId)
+        || !Arrays.equals(a.l2Ends, b.l2Ends) || !Arrays.equals(a.l3Ends, b.l3Ends)
+        || !a.l2Successful.equals(b.l2Successful) || !a.l3Successful.equals(b.l3Successful)) {
+      return false;
+    }
+    int l2 = a.l2Ends.length == 0 ? 0 : a.l2Ends[a.l2Ends.length - 1];
+    for (int k = 0; k < l2; k++) {
+      if (!java.util.Objects.equals(a.l2RemoteIpAddress(k), b.l2RemoteIpAddress(k))) {
+        return false;
+      }
+    }
+    int l3 = a.l3Ends.length == 0 ? 0 : a.l3Ends[a.l3Ends.length - 1];
+    for (int k = 0; k < l3; k++) {
+      if (!java.util.Objects.equals(a.l3RemoteIpAddress(k), b.l3RemoteIpAddress(k))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Override
   public boolean equals(Object o) {
     if (this == o) {

@@ -74,6 +74,47 @@ public record Inventory(
     return out;
   }
 
+  /**
+   * Whether two inventories are the same to every rule that reads a host's inventory for another host or for the
+   * cluster (roles, names, addresses, disks for operators, connectivity targets): equal but for the fields that
+   * change in every report of an idle machine and that no such rule reads — smartctl's output and I/O figures per disk
+   * (power-on hours, temperatures), the CPU's current frequency — and the usable memory, which across hosts only
+   * weighs hosts when roles are suggested for a host that has none (its own new inventory triggers that).
+   */
+  public static boolean sameForPeers(Inventory a, Inventory b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null) {
+      return false;
+    }
+    return java.util.Objects.equals(a.hostname, b.hostname) && java.util.Objects.equals(a.bmcAddress, b.bmcAddress)
+        && java.util.Objects.equals(a.bmcV6address, b.bmcV6address) && a.interfaces.equals(b.interfaces)
+        && sameDisksForPeers(a.disks, b.disks) && java.util.Objects.equals(a.boot, b.boot)
+        && java.util.Objects.equals(a.systemVendor, b.systemVendor)
+        && (a.memory == null ? b.memory == null : b.memory != null && a.memory.physicalBytes() == b.memory.physicalBytes()
+            && java.util.Objects.equals(a.memory.physicalBytesMethod(), b.memory.physicalBytesMethod()))
+        && (a.cpu == null ? b.cpu == null : b.cpu != null && a.cpu.count() == b.cpu.count()
+            && a.cpu.flags().equals(b.cpu.flags()) && java.util.Objects.equals(a.cpu.modelName(), b.cpu.modelName())
+            && java.util.Objects.equals(a.cpu.architecture(), b.cpu.architecture()))
+        && a.gpus.equals(b.gpus) && a.routes.equals(b.routes) && java.util.Objects.equals(a.tpmVersion, b.tpmVersion)
+        && java.util.Objects.equals(a.truncation, b.truncation);
+  }
+
+  private static boolean sameDisksForPeers(List<Disk> a, List<Disk> b) {
+    if (a.size() != b.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.size(); i++) {
+      Disk x = a.get(i);
+      Disk y = b.get(i);
+      if (!x.withoutVolatileFields().equals(y.withoutVolatileFields())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   public java.util.Optional<Disk> diskById(String id) {
     return disks.stream().filter(d -> d.identifier().equals(id) || id.equals(d.path())).findFirst();
   }
@@ -142,6 +183,13 @@ public record Inventory(
         return byPath;
       }
       return path == null ? "" : path;
+    }
+
+    /** This disk without smartctl's output and I/O figures (they change between reports of an idle machine). */
+    Disk withoutVolatileFields() {
+      return smart == null && ioPerf == null ? this : new Disk(id, name, path, byId, byPath, hctl, driveType, sizeBytes,
+          bootable, removable, isInstallationMedia, model, vendor, serial, wwn, hasUuid, null, partitionTypes, holders,
+          null, iscsi, installationEligibility);
     }
 
     public boolean isNvme() {

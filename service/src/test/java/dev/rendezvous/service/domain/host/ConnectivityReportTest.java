@@ -86,4 +86,22 @@ class ConnectivityReportTest {
     assertNotEquals(r, StepOutputs.connectivity(REPORT.replace("\"mtu_successful\":false", "\"mtu_successful\":true")));
     assertEquals(0, StepOutputs.connectivity("{}").peerCount());
   }
+
+  @Test
+  void newTimesLossOrMtuReachTheSamePeersButAnotherAddressOrOutcomeDoesNot() {
+    ConnectivityReport r = StepOutputs.connectivity(REPORT);
+    assertTrue(ConnectivityReport.sameReach(r, StepOutputs.connectivity(REPORT.replace("120.5", "95.1")
+        .replace("\"packet_loss_percentage\":12.5", "\"packet_loss_percentage\":3.0")
+        .replace("\"mtu_successful\":false", "\"mtu_successful\":true"))));
+    assertTrue(ConnectivityReport.sameReach(null, null));
+    assertFalse(ConnectivityReport.sameReach(r, null));
+    // B answers on L2 now; A on another address; A's L3 check fails
+    assertFalse(ConnectivityReport.sameReach(r, StepOutputs.connectivity(REPORT.replace(
+        "\"remote_mac\":\"00:0e:0f:a1:38:04\",\"successful\":false", "\"remote_mac\":\"00:0e:0f:a1:38:04\",\"successful\":true"))));
+    assertFalse(ConnectivityReport.sameReach(r, StepOutputs.connectivity(REPORT.replace("10.0.0.22", "10.0.0.99"))));
+    assertFalse(ConnectivityReport.sameReach(r, StepOutputs.connectivity(REPORT.replace(
+        "\"successful\":true,\"average_rtt_ms\":0.39", "\"successful\":false,\"average_rtt_ms\":0.39"))));
+    // a peer less
+    assertFalse(ConnectivityReport.sameReach(r, StepOutputs.connectivity(REPORT.replace("{\"l2_connectivity\":[],\"unknown\":1},", ""))));
+  }
 }

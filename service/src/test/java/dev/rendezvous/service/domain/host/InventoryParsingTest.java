@@ -115,4 +115,29 @@ class InventoryParsingTest {
         info.toJson());
     assertEquals(info, ValidationsInfo.parse(info.toJson()));
   }
+
+  @Test
+  void whatChangesInEveryReportOfAnIdleMachineIsNotWhatOtherHostsRead() {
+    Inventory base = Fixtures.inventory();
+    Inventory idleAgain = Fixtures.inventory(n -> {
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("memory")).put("usable_bytes", 16765628416L - 4096);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("cpu")).put("frequency", 2401.5);
+      ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("disks").get(0)).put("smart", "{\"power_on_time\":{\"hours\":9}}")
+          .putObject("io_perf").put("sync_duration", 12);
+    });
+    assertFalse(base.equals(idleAgain), "a new report, stored as such");
+    assertTrue(Inventory.sameForPeers(base, idleAgain));
+    assertTrue(Inventory.sameForPeers(base, base));
+    assertFalse(Inventory.sameForPeers(base, null));
+    // what names, addresses, roles and operator checks of other hosts read
+    assertFalse(Inventory.sameForPeers(base, Fixtures.inventory(n -> n.put("hostname", "other-name"))));
+    assertFalse(Inventory.sameForPeers(base, Fixtures.inventory(n -> ((com.fasterxml.jackson.databind.node.ArrayNode)
+        n.get("interfaces").get(0).get("ipv4_addresses")).add("10.9.9.9/24"))));
+    assertFalse(Inventory.sameForPeers(base, Fixtures.inventory(n -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+        n.get("disks").get(0)).put("size_bytes", 1L << 40))));
+    assertFalse(Inventory.sameForPeers(base, Fixtures.inventory(n -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+        n.get("cpu")).put("count", 64))));
+    assertFalse(Inventory.sameForPeers(base, Fixtures.inventory(n -> ((com.fasterxml.jackson.databind.node.ObjectNode)
+        n.get("memory")).put("physical_bytes", 1L << 36))));
+  }
 }
