@@ -23,9 +23,14 @@ class SwarmTest {
 
   private FleetSwarm.Report run(String prefix, int clusters, int hosts, boolean install, ByteArrayOutputStream out)
       throws Exception {
+    return run(prefix, clusters, hosts, install, Duration.ZERO, out);
+  }
+
+  private FleetSwarm.Report run(String prefix, int clusters, int hosts, boolean install, Duration hold,
+      ByteArrayOutputStream out) throws Exception {
     String token = java.nio.file.Files.readString(system.adminTokenFile()).strip();
     FleetSwarm.Config config = new FleetSwarm.Config("http://127.0.0.1:" + system.config().apiPort(), token, clusters,
-        hosts, install, prefix, null, Duration.ofSeconds(install ? 240 : 90), Duration.ofSeconds(5));
+        hosts, install, prefix, null, Duration.ofSeconds(install ? 240 : 90), Duration.ofSeconds(1), hold);
     Vertx vertx = Vertx.vertx();
     try {
       return new FleetSwarm(config, new PrintStream(out, true, StandardCharsets.UTF_8)).run(vertx);
@@ -47,9 +52,12 @@ class SwarmTest {
   @Test
   void dryRunAgentsBringHighlyAvailableAndSingleNodeClustersToReady() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FleetSwarm.Report ha = run("swarm-ha", 2, 5, false, out);
+    // held connected a few seconds once ready (--hold-seconds): an idle fleet stays as it was
+    FleetSwarm.Report ha = run("swarm-ha", 2, 5, false, Duration.ofSeconds(3), out);
     assertEquals(2, ha.clustersByStatus().getOrDefault("ready", 0), out.toString(StandardCharsets.UTF_8));
     assertTrue(ha.allReadySeconds() > 0);
+    assertEquals(java.util.Map.of("ready", 2), ha.clustersAfterHold(), out.toString(StandardCharsets.UTF_8));
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("held: clusters {ready=2}"), out.toString(StandardCharsets.UTF_8));
     FleetSwarm.Report sno = run("swarm-sno", 2, 1, false, out);
     assertEquals(2, sno.clustersByStatus().getOrDefault("ready", 0), out.toString(StandardCharsets.UTF_8));
   }

@@ -35,8 +35,16 @@ public final class FleetSwarm {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   /** What to drive. */
   public record Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install,
-      String prefix, String transport, Duration timeout, Duration reportEvery) {
+      String prefix, String transport, Duration timeout, Duration reportEvery, Duration hold) {
+    public Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install, String prefix,
+        String transport, Duration timeout, Duration reportEvery) {
+      this(url, userToken, clusters, hostsPerCluster, install, prefix, transport, timeout, reportEvery, Duration.ZERO);
+    }
+
     public Config {
+      if (hold.isNegative()) {
+        throw new IllegalArgumentException("hold-seconds must be 0 or more, got " + hold.toSeconds());
+      }
       if (clusters < 1) {
         throw new IllegalArgumentException("clusters must be at least 1, got " + clusters);
       }
@@ -53,7 +61,8 @@ public final class FleetSwarm {
 
   /** How it went: when each milestone was reached (seconds from the start, -1 if not), and the final counts. */
   public record Report(double allRegisteredSeconds, double allReadySeconds, double allDoneSeconds,
-      Map<String, Integer> clustersByStatus, List<String> clusterIds, List<Double> installSeconds) {
+      Map<String, Integer> clustersByStatus, List<String> clusterIds, List<Double> installSeconds,
+      Map<String, Integer> clustersAfterHold) {
     public boolean allInstalled() {
       return clustersByStatus.getOrDefault("installed", 0) == clusterIds.size();
     }
@@ -90,7 +99,8 @@ public final class FleetSwarm {
       }
       out.printf("fleet: %d clusters x %d hosts created at %s (%.1f s)%n", config.clusters(), config.hostsPerCluster(),
           config.url(), seconds(t0));
-      return follow(t0, clusterIds);
+      Report r = follow(t0, clusterIds);
+      return config.hold().isZero() ? r : hold(t0, r);
     } finally {
       for (AgentSwarm s : swarms) {
         s.stop().toCompletionStage().toCompletableFuture().join();
@@ -172,7 +182,8 @@ public final class FleetSwarm {
     }
     List<Double> took = new ArrayList<>(installTook.values());
     took.sort(Double::compare);
-    Report r = new Report(registered, ready, done, Map.copyOf(clusters), List.copyOf(clusterIds), List.copyOf(took));
+    Report r = new Report(registered, ready, done, Map.copyOf(clusters), List.copyOf(clusterIds), List.copyOf(took),
+        Map.copyOf(clusters));
     out.printf("fleet: all hosts registered %s, all clusters ready %s, %s %s%n", at(registered), at(ready),
         config.install() ? "all installed or failed" : "all ready", at(done));
     if (!took.isEmpty()) {
@@ -180,6 +191,40 @@ public final class FleetSwarm {
           took.get(took.size() / 2), took.get(took.size() - 1), took.size());
     }
     return r;
+  }
+
+  /**
+   * Keeps the agents connected once the goal is reached (an idle fleet: they answer each plan the service pushes
+   * again, every minute or so), reports the clusters as it goes, and says whether any left the status it had.
+   */
+  private Report hold(long t0, Report r) throws IOException, InterruptedException {
+    Set<String> ours = new HashSet<>(r.clusterIds());
+    long end = System.nanoTime() + config.hold().toNanos();
+    out.printf("fleet: holding the agents connected for %d s%n", config.hold().toSeconds());
+    Map<String, Integer> clusters = new TreeMap<>();
+    while (true) {
+      long left = end - System.nanoTime();
+      Thread.sleep(Math.max(0, Math.min(left / 1_000_000, config.reportEvery().toMillis())));
+      clusters.clear();
+      try {
+        for (JsonNode c : get("/clusters")) {
+          if (ours.contains(c.path("id").asText())) {
+            clusters.merge(c.path("status").asText(), 1, Integer::sum);
+          }
+        }
+      } catch (java.net.http.HttpTimeoutException e) {
+        out.printf("t=%6.1f s  the cluster list took over %d s%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
+        continue;
+      }
+      out.printf("t=%6.1f s  held: clusters %s%n", seconds(t0), clusters);
+      if (System.nanoTime() >= end) {
+        break;
+      }
+    }
+    out.printf("fleet: after %d s held, clusters %s (%s)%n", config.hold().toSeconds(), clusters,
+        clusters.equals(r.clustersByStatus()) ? "as they were" : "were " + r.clustersByStatus());
+    return new Report(r.allRegisteredSeconds(), r.allReadySeconds(), r.allDoneSeconds(), r.clustersByStatus(),
+        r.clusterIds(), r.installSeconds(), Map.copyOf(clusters));
   }
 
   private static String at(double s) {

@@ -93,15 +93,30 @@ public final class FleetBench {
           "http://127.0.0.1:" + port + "/health")).GET().build(), null).accepted;
       Result reg = phase("registrations (POST .../hosts)", hosts, clients, h -> post(base + "/infra-envs/" + h.infraEnv + "/hosts",
           h.token, new JsonObject().put("host_id", h.id).put("discovery_agent_version", "fleet-bench").encode()), written);
+      // every reply body made before the phases (per host and round), so the load generator's JSON work does not
+      // share the cores with the system under test while it is measured
       String template = template();
+      Map<String, List<String>> bodies = new HashMap<>();
+      for (Host h : hosts) {
+        List<String> perRound = new ArrayList<>();
+        for (int r = 0; r <= Math.max(0, rounds); r++) {
+          h.round.set(r);
+          perRound.add(new JsonObject().put("step_id", "inventory-" + h.n).put("step_type", "inventory").put("exit_code", 0)
+              .put("output", inventory(template, h)).put("error", "").encode());
+        }
+        h.round.set(0);
+        bodies.put(h.id, perRound);
+      }
+      double evaluations0 = brain.hostEvaluations();
       Result inv = phase("inventory replies (POST .../instructions)", hosts, clients, h -> post(base + "/infra-envs/"
-          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, new JsonObject().put("step_id", "inventory-" + h.n)
-          .put("step_type", "inventory").put("exit_code", 0).put("output", inventory(template, h)).put("error", "").encode()),
-          written);
+          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, bodies.get(h.id).get(0)), written);
+      Thread.sleep(3000); // the debounced passes the burst asked for
+      double evaluations1 = brain.hostEvaluations();
+      // round r's reply reports a little less usable memory than round r-1's: each is new state for its host
       Result sustained = rounds <= 0 ? null : sustained(hosts, clients, rounds, written, h -> post(base + "/infra-envs/"
-          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, new JsonObject().put("step_id", "inventory-" + h.n)
-          .put("step_type", "inventory").put("exit_code", 0).put("output", inventory(template, h)).put("error", "").encode()));
+          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, bodies.get(h.id).get((int) h.round.get() + 1)));
       Thread.sleep(3000); // the debounced full refreshes and the monitor settle
+      double evaluations2 = brain.hostEvaluations();
       long heapAfter = heapAfterGc();
       System.out.printf("%nheap after GC: %,d KiB before the hosts, %,d KiB with them: %,.1f KiB per host (all of the"
           + " process: brain cache, gateway mailboxes, push marks)%n", heapBefore / 1024, heapAfter / 1024,
@@ -113,6 +128,9 @@ public final class FleetBench {
           inv.accepted, inv.processed, ms(inv.p50), ms(inv.p99));
       System.out.printf("  ratios: processed/answered %.2f; answered/health %.2f; processed/health %.2f%n",
           inv.processed / inv.accepted, inv.accepted / health, inv.processed / health);
+      System.out.printf("  host evaluations (validations + state machine) per inventory: %.1f first inventories%s%n",
+          (evaluations1 - evaluations0) / hosts.size(), rounds <= 0 ? "" : String.format(", %.1f sustained (with the"
+              + " monitor's passes)", (evaluations2 - evaluations1) / ((double) hosts.size() * rounds)));
       if (sustained != null) {
         System.out.printf("  sustained:     %,.0f/s became state (%d rounds, each host's next inventory once its last was"
             + " state); p50 %s p99 %s from 204 to state; processed/health %.2f%n", sustained.processed, rounds,
