@@ -161,15 +161,17 @@ final class BrainRules {
     HostSnapshot.Builder b = h.toBuilder();
     switch (type) {
       case INVENTORY -> {
-        Inventory inv = StepOutputs.inventory(output);
-        if (inv.equals(h.inventory())) {
-          return false; // the same inventory again (an idle host's periodic one): nothing moved
-        }
+        Inventory parsed = StepOutputs.inventory(output);
+        // the same inventory again (an idle host's periodic one) keeps the one held: nothing it feeds moves
+        boolean same = parsed.equals(h.inventory());
+        Inventory inv = same ? h.inventory() : parsed;
         b.inventory(inv);
         chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
         w.put(b.build());
-        w.connectivityInputsChanged = true;
-        return true;
+        if (!same) {
+          w.connectivityInputsChanged = true;
+        }
+        return !same;
       }
       case CONNECTIVITY_CHECK -> {
         dev.rendezvous.service.domain.host.ConnectivityReport report = StepOutputs.connectivity(output);
