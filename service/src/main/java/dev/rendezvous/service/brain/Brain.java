@@ -609,8 +609,11 @@ public final class Brain {
    */
   Future<Result> monitorRefresh(WorkKey key, boolean full, long intervalMillis) {
     return run(key, null, w -> {
-      List<UUID> scope = full ? w.hostIds() : clockDriven(w, intervalMillis);
-      if (!scope.isEmpty()) {
+      // a key read afresh (a new cluster, another writer's rows) or without hosts is settled whole: the cluster's own
+      // rules may not have run on what was read (a new cluster moves on to pending-for-input that way)
+      boolean whole = full || !cache.containsKey(key) || w.hostIds().isEmpty();
+      List<UUID> scope = whole ? w.hostIds() : clockDriven(w, intervalMillis);
+      if (whole || !scope.isEmpty()) {
         rules.settle(w, scope);
       }
     });
