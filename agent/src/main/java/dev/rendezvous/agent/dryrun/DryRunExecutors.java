@@ -20,7 +20,7 @@ import java.util.zip.GZIPOutputStream;
 /**
  * Canned answers for every step a discovery / install flow sends, for load tests (swarms of agents in
  * one JVM). Simulated, not measured: connectivity to every requested address succeeds (0 % loss,
- * 0.3 ms, L2 answered by the requested MAC), every requested NTP source is synced, every domain
+ * 0.2-0.6 ms, a new figure per peer and per check as a real ping gives, L2 answered by the requested MAC), every requested NTP source is synced, every domain
  * resolves (except the wildcard probe, as on a correctly configured DNS), the disk is fast (2 ms), every image pulls. Non-blocking except logs-gather, which uploads a
  * small real gzip file through the gateway's logs API.
  */
@@ -74,7 +74,8 @@ public final class DryRunExecutors {
       for (ConnectivityCheck.Nic nic : h.nics()) {
         for (String a : nic.ipAddresses()) {
           String ip = a.contains("/") ? a.substring(0, a.indexOf('/')) : a;
-          l3.add(new ConnectivityCheck.L3Connectivity(host.nic(), ip, true, 0.3, 0.0));
+          double rttMs = (200 + java.util.concurrent.ThreadLocalRandom.current().nextInt(400)) / 1000.0;
+          l3.add(new ConnectivityCheck.L3Connectivity(host.nic(), ip, true, rttMs, 0.0));
           if (Ipv4Network.isIpv4(ip) && host.network().contains(ip) && nic.mac() != null) {
             l2.add(new ConnectivityCheck.L2Connectivity(host.nic(), host.ip(), ip, nic.mac().toLowerCase(), true));
           }

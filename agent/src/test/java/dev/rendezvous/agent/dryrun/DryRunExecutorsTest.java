@@ -37,6 +37,8 @@ class DryRunExecutorsTest {
     assertTrue(h.l3Connectivity().get(0).successful());
     assertEquals("10.200.0.11", h.l3Connectivity().get(0).remoteIpAddress());
     assertEquals("02:d7:00:00:00:01", h.l2Connectivity().get(0).remoteMac());
+    double rtt = h.l3Connectivity().get(0).averageRttMs();
+    assertTrue(rtt >= 0.2 && rtt < 0.6, "a LAN's round trip: " + rtt);
   }
 
   @Test
