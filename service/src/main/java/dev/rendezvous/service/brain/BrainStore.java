@@ -322,11 +322,11 @@ final class BrainStore {
 
   private static Future<?> insertHost(SqlConnection conn, StoredHost s, OffsetDateTime now) {
     return conn.preparedQuery(INSERT_HOST).execute(Tuple.from(Arrays.asList(s.id(), s.infraEnvId(), s.clusterId(),
-        s.status(), s.statusInfo(), s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(),
+        s.status(), s.statusInfo(), SnapshotMapper.offset(s.statusUpdatedAt()), s.role(), s.suggestedRole(), s.bootstrap(),
         s.requestedHostname(), s.installationDiskId(), s.installationDiskPath(), s.discoveryAgentVersion(),
         StoredHost.whole(s.inventory()), StoredHost.whole(s.connectivity()), StoredHost.whole(s.validationsInfo()),
         StoredHost.whole(s.progress()), StoredHost.whole(s.stepResults()), StoredHost.whole(s.spec()),
-        StoredHost.whole(s.state()), s.checkedInAt(), s.registeredAt(), now)));
+        StoredHost.whole(s.state()), SnapshotMapper.offset(s.checkedInAt()), SnapshotMapper.offset(s.registeredAt()), now)));
   }
 
   /** One column of an update: its assignment (with $ for its parameter) and value. */
@@ -343,7 +343,7 @@ final class BrainStore {
     col(set, was == null || !Objects.equals(s.status(), was.status()), "status = $", s.status());
     col(set, was == null || !Objects.equals(s.statusInfo(), was.statusInfo()), "status_info = $", s.statusInfo());
     col(set, was == null || !Objects.equals(s.statusUpdatedAt(), was.statusUpdatedAt()), "status_updated_at = $",
-        s.statusUpdatedAt());
+        SnapshotMapper.offset(s.statusUpdatedAt()));
     col(set, was == null || !Objects.equals(s.role(), was.role()), "role = $", s.role());
     col(set, was == null || !Objects.equals(s.suggestedRole(), was.suggestedRole()), "suggested_role = $", s.suggestedRole());
     col(set, was == null || s.bootstrap() != was.bootstrap(), "bootstrap = $", s.bootstrap());
@@ -365,7 +365,7 @@ final class BrainStore {
     doc(set, was == null || !StoredHost.sameDoc(s.state(), was.state()), "state = $::text::jsonb || jsonb_build_object('timestamp',"
         + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($::text::jsonb->>'timestamp')::bigint))", s.state());
     col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",
-        s.checkedInAt());
+        SnapshotMapper.offset(s.checkedInAt()));
     StringBuilder sql = new StringBuilder("WITH u AS (UPDATE hosts SET ");
     List<Object> args = new ArrayList<>(Arrays.asList(s.id(), s.infraEnvId(), version, now));
     for (Assign a : set) {
@@ -394,12 +394,13 @@ final class BrainStore {
 
   static StoredHost storedHost(Row r) {
     return new StoredHost(r.getUUID("id"), r.getUUID("infra_env_id"), r.getUUID("cluster_id"), r.getString("status"),
-        r.getString("status_info"), r.getOffsetDateTime("status_updated_at"), r.getString("role"),
+        r.getString("status_info"), SnapshotMapper.instant(r.getOffsetDateTime("status_updated_at")), r.getString("role"),
         r.getString("suggested_role"), r.getBoolean("bootstrap"), r.getString("requested_hostname"),
         r.getString("installation_disk_id"), r.getString("installation_disk_path"),
         r.getString("discovery_agent_version"), r.getString("inventory"), r.getString("connectivity"),
         r.getString("validations_info"), r.getString("progress"), r.getString("step_results"), r.getString("spec"),
-        r.getString("state"), r.getOffsetDateTime("checked_in_at"), r.getOffsetDateTime("registered_at"),
+        r.getString("state"), SnapshotMapper.instant(r.getOffsetDateTime("checked_in_at")),
+        SnapshotMapper.instant(r.getOffsetDateTime("registered_at")),
         r.getLong("row_version"), r.getBoolean("static_net"));
   }
 

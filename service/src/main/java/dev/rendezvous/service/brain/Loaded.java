@@ -23,6 +23,7 @@ record Loaded(
     Map<UUID, StoredHost> stored) {
 
   Loaded {
+    tenant = SnapshotMapper.shared(tenant);
     hosts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
     staticNetworking = Map.copyOf(staticNetworking);
     // the cache keeps fingerprints of the rows' documents, not their text (issue 13: memory per idle host)

@@ -47,10 +47,10 @@ public final class SnapshotMapper {
     HostSnapshot.Builder b = HostSnapshot.builder(s.id(), s.infraEnvId())
         .clusterId(s.clusterId())
         .status(HostStatus.fromWire(s.status()))
-        .statusInfo(s.statusInfo())
-        .statusUpdatedAt(instant(s.statusUpdatedAt()))
-        .registeredAt(instant(s.registeredAt()))
-        .checkedInAt(instant(s.checkedInAt()))
+        .statusInfo(shared(s.statusInfo()))
+        .statusUpdatedAt(s.statusUpdatedAt())
+        .registeredAt(s.registeredAt())
+        .checkedInAt(s.checkedInAt())
         .role(HostRole.fromWire(s.role()))
         .suggestedRole(s.suggestedRole() == null ? null : HostRole.fromWire(s.suggestedRole()))
         .bootstrap(s.bootstrap())
@@ -58,7 +58,7 @@ public final class SnapshotMapper {
         .requestedHostname(s.requestedHostname())
         .installationDiskId(s.installationDiskId())
         .installationDiskPath(s.installationDiskPath())
-        .discoveryAgentVersion(s.discoveryAgentVersion())
+        .discoveryAgentVersion(shared(s.discoveryAgentVersion()))
         .connectivity(s.connectivity() == null ? null : StepOutputs.connectivity(s.connectivity()))
         .validationsInfo(s.validationsInfo() == null ? null : ValidationsInfo.parse(s.validationsInfo()))
         .progress(progress(s.progress()))
@@ -157,7 +157,7 @@ public final class SnapshotMapper {
       results.set("tang_connectivity", JSON.valueToTree(h.tangConnectivity()));
     }
     return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
-        offset(h.statusUpdatedAt()), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
+        h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
         h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
         h.discoveryAgentVersion(),
         p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
@@ -166,7 +166,7 @@ public final class SnapshotMapper {
             : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity()),
         p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
             : h.validationsInfo() == null ? null : h.validationsInfo().toJson(), progressJson(h.progress()),
-        canonical(results), r.spec(), canonical(state), offset(h.checkedInAt()), offset(h.registeredAt()),
+        canonical(results), r.spec(), canonical(state), h.checkedInAt(), h.registeredAt(),
         r.rowVersion(), h.staticNetworking());
   }
 
@@ -218,17 +218,17 @@ public final class SnapshotMapper {
     JsonNode prep = state.path("last_installation_preparation");
     ClusterContext.Builder b = ClusterContext.builder(s.id())
         .name(s.name())
-        .openshiftVersion(s.openshiftVersion())
+        .openshiftVersion(shared(s.openshiftVersion()))
         .status(ClusterStatus.fromWire(s.status()))
-        .statusInfo(s.statusInfo())
+        .statusInfo(shared(s.statusInfo()))
         .statusUpdatedAt(instant(s.statusUpdatedAt()))
         .installStartedAt(instant(s.installStartedAt()))
-        .baseDnsDomain(spec.path("base_dns_domain").asText(""))
-        .cpuArchitecture(spec.path("cpu_architecture").asText("x86_64"))
+        .baseDnsDomain(shared(spec.path("base_dns_domain").asText("")))
+        .cpuArchitecture(shared(spec.path("cpu_architecture").asText("x86_64")))
         .controlPlaneCount(spec.path("control_plane_count").asInt(3))
         .userManagedNetworking(spec.path("user_managed_networking").asBoolean(false))
         .vipDhcpAllocation(spec.path("vip_dhcp_allocation").asBoolean(false))
-        .platformType(spec.path("platform").path("type").asText("baremetal"))
+        .platformType(shared(spec.path("platform").path("type").asText("baremetal")))
         .machineNetworks(field(spec.get("machine_networks"), "cidr"))
         .machineNetworksDerived(false)
         .serviceNetworks(field(spec.get("service_networks"), "cidr"))
@@ -243,7 +243,7 @@ public final class SnapshotMapper {
         .softTimeoutsEnabled(state.path("soft_timeouts_enabled").asBoolean(false))
         .ignoredHostValidations(stringSet(state.get("ignored_host_validations")))
         .ignoredClusterValidations(stringSet(state.get("ignored_cluster_validations")))
-        .lastPreparationStatus(prep.path("status").asText("not_started"))
+        .lastPreparationStatus(shared(prep.path("status").asText("not_started")))
         .lastPreparationReason(prep.hasNonNull("reason") ? prep.get("reason").asText() : null)
         .kubeconfigExists(state.path("kubeconfig_exists").asBoolean(false))
         .finalizingStage(text(state, "finalizing_stage"))
@@ -256,7 +256,7 @@ public final class SnapshotMapper {
     if (spec.has("cluster_networks")) {
       List<ClusterContext.ClusterNetwork> nets = new ArrayList<>();
       for (JsonNode n : spec.get("cluster_networks")) {
-        nets.add(new ClusterContext.ClusterNetwork(n.path("cidr").asText(), n.path("host_prefix").asInt(23)));
+        nets.add(new ClusterContext.ClusterNetwork(shared(n.path("cidr").asText()), n.path("host_prefix").asInt(23)));
       }
       b.clusterNetworks(nets);
     }
@@ -291,8 +291,8 @@ public final class SnapshotMapper {
       }
       b.monitoredOperators(ops);
     }
-    return new ClusterRecord(b.build(), s.rowVersion(), s.tenant(), s.spec(), instant(s.installCompletedAt()),
-        s.progress());
+    return new ClusterRecord(b.build(), s.rowVersion(), shared(s.tenant()), instant(s.installCompletedAt()),
+        shared(s.progress()));
   }
 
   public static StoredCluster stored(ClusterRecord r) {
@@ -338,7 +338,7 @@ public final class SnapshotMapper {
     putInstant(state, "controller_logs_started_at", c.controllerLogsStartedAt());
     putInstant(state, "controller_logs_collected_at", c.controllerLogsCollectedAt());
     return new StoredCluster(c.id(), r.tenant(), c.name(), c.openshiftVersion(), c.status().wire(), c.statusInfo(),
-        offset(c.statusUpdatedAt()), r.spec(), c.validationsInfo() == null ? null : c.validationsInfo().toJson(),
+        offset(c.statusUpdatedAt()), null, c.validationsInfo() == null ? null : c.validationsInfo().toJson(),
         r.progress(), offset(c.installStartedAt()), offset(r.installCompletedAt()), canonical(state), r.rowVersion());
   }
 
@@ -414,7 +414,15 @@ public final class SnapshotMapper {
 
   private static String text(JsonNode o, String k) {
     JsonNode n = o.get(k);
-    return n == null || n.isNull() ? null : n.asText();
+    return n == null || n.isNull() ? null : shared(n.asText());
+  }
+
+  /**
+   * Settings every site repeats (a version, a base domain, the default networks, the release image, the agent's
+   * version, a progress document): one copy, not one per row read (~700 bytes per cached single-node site).
+   */
+  static String shared(String s) {
+    return s == null || s.length() > 256 ? s : dev.rendezvous.service.domain.SharedText.of(s);
   }
 
   private static List<String> field(JsonNode array, String key) {
@@ -422,7 +430,7 @@ public final class SnapshotMapper {
     if (array != null) {
       for (JsonNode n : array) {
         if (n.hasNonNull(key)) {
-          out.add(n.get(key).asText());
+          out.add(shared(n.get(key).asText()));
         }
       }
     }

@@ -3,7 +3,10 @@ package dev.rendezvous.service.brain;
 import java.time.OffsetDateTime;
 import java.util.UUID;
 
-/** The columns of a cluster row the brain reads; JSON documents as their text (null for SQL NULL). */
+/**
+ * The columns of a cluster row the brain reads and writes; JSON documents as their text (null for SQL NULL). {@code spec}
+ * is read (the context takes its settings from it) and never written: null in a row the brain writes.
+ */
 public record StoredCluster(
     UUID id,
     String tenant,

@@ -191,7 +191,7 @@ final class Work {
         completed = s.at();
       }
     }
-    cluster = new ClusterRecord(next, cluster.rowVersion(), cluster.tenant(), cluster.spec(), completed, cluster.progress());
+    cluster = new ClusterRecord(next, cluster.rowVersion(), cluster.tenant(), completed, cluster.progress());
     context = null;
     if (withEvents) {
       events.addAll(t.events());
@@ -209,7 +209,7 @@ final class Work {
 
   void progress(String progressJson) {
     if (cluster != null && !java.util.Objects.equals(progressJson, cluster.progress())) {
-      cluster = new ClusterRecord(cluster.context(), cluster.rowVersion(), cluster.tenant(), cluster.spec(),
+      cluster = new ClusterRecord(cluster.context(), cluster.rowVersion(), cluster.tenant(),
           cluster.installCompletedAt(), progressJson);
     }
   }
@@ -363,7 +363,7 @@ final class Work {
     }
     ClusterRecord c = cluster;
     if (c != null && clusterChanged()) {
-      c = new ClusterRecord(c.context(), base.cluster().rowVersion() + 1, c.tenant(), c.spec(),
+      c = new ClusterRecord(c.context(), base.cluster().rowVersion() + 1, c.tenant(),
           c.installCompletedAt(), c.progress());
     }
     Map<UUID, StoredHost> stored = new LinkedHashMap<>(base.stored());

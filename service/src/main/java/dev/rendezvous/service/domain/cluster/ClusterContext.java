@@ -103,7 +103,7 @@ public record ClusterContext(
   }
 
   public ClusterContext {
-    machineNetworks = copy(machineNetworks);
+    machineNetworks = copy(machineNetworks).stream().map(dev.rendezvous.service.domain.SharedText::of).toList();
     clusterNetworks = copy(clusterNetworks);
     serviceNetworks = copy(serviceNetworks);
     apiVips = copy(apiVips);

@@ -35,7 +35,13 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
   public static final String IPV6 = "IPv6";
 
   public MajorityGroups {
-    majorityGroups = majorityGroups == null ? Map.of() : new TreeMap<>(majorityGroups);
+    if (majorityGroups == null) {
+      majorityGroups = Map.of();
+    } else {
+      TreeMap<String, List<UUID>> byNetwork = new TreeMap<>(); // networks are named alike in every cluster of a site
+      majorityGroups.forEach((k, v) -> byNetwork.put(dev.rendezvous.service.domain.SharedText.of(k), v));
+      majorityGroups = byNetwork;
+    }
     l3ConnectedAddresses = l3ConnectedAddresses == null ? Map.of() : new TreeMap<>(l3ConnectedAddresses);
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.rendezvous.service.domain.SharedText;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -18,123 +19,230 @@ import java.util.UUID;
  * <p>Every host reports every peer, so a cluster's reports grow with the square of its size, and the brain keeps
  * all of a cluster's hosts in memory. As records (one object per peer and per measurement, a UUID and three lists
  * per peer) a report cost ~180 bytes per peer: 9 KB per host in a 50-host cluster, ~180 MB for a 1,000-host
- * cluster. Here a peer is two longs, an entry a few references to shared strings and primitives (~70 bytes per
- * peer). The domain reads it by index ({@link #peerCount()}, {@link #l3Start(int)}, ...), which allocates nothing;
- * {@link #remoteHosts()} rebuilds the records for JSON and for tests.
+ * cluster. Here every field is a column, and a column whose entries are all equal (the outgoing NIC and address,
+ * a packet loss of 0, one entry of each kind per peer, the same peer addresses on every layer) is held as that one
+ * value; peers are shared UUIDs (the same few per cluster); round-trip times are thousandths in ints. What is left
+ * per peer is three references and an int, ~16 bytes (it was ~76 with a column per text and an end index per peer).
+ * The domain reads it by index ({@link #peerCount()}, {@link #l3Start(int)},
+ * ...), which allocates nothing; {@link #remoteHosts()} rebuilds the records for JSON and for tests.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonAutoDetect(getterVisibility = JsonAutoDetect.Visibility.NONE,
     isGetterVisibility = JsonAutoDetect.Visibility.NONE, fieldVisibility = JsonAutoDetect.Visibility.NONE)
 public final class ConnectivityReport {
-  private static final int L2_TEXTS = 4; // outgoing NIC, outgoing address, remote address, remote MAC
-  private static final int L3_TEXTS = 2; // outgoing NIC, remote address
-  private static final int L3_NUMBERS = 2; // average RTT (ms), packet loss (%)
-  private static final int MTU_TEXTS = 2; // outgoing NIC, remote address
+  /** Peers are the cluster's hosts: every report of a cluster names the same few ids, one instance of each. */
+  private static final SharedText.Values<UUID> PEER_IDS = new SharedText.Values<>();
 
-  private final long[] peerIds; // most, least significant bits per peer
-  private final BitSet peersWithoutId; // null when every peer names its host (the usual case)
-  private final int[] l2Ends; // per peer, the end (exclusive) of its entries; its start is the previous peer's end
-  private final String[] l2Texts;
+  private final UUID[] peerIds; // null for a peer the agent named no host for
+  private final Spans l2;
+  private final Object l2Nic;
+  private final Object l2OutgoingIp;
+  private final Object l2RemoteIp;
+  private final Object l2RemoteMac;
   private final BitSet l2Successful;
-  private final int[] l3Ends;
-  private final String[] l3Texts;
-  private final double[] l3Numbers;
+  private final Spans l3;
+  private final Object l3Nic;
+  private final Object l3RemoteIp;
+  private final Numbers l3Rtt;
+  private final Numbers l3Loss;
   private final BitSet l3Successful;
-  private final int[] mtuEnds;
-  private final String[] mtuTexts;
+  private final Spans mtu;
+  private final Object mtuNic;
+  private final Object mtuRemoteIp;
   private final BitSet mtuSuccessful;
 
   @JsonCreator
   public ConnectivityReport(@JsonProperty("remote_hosts") List<RemoteHost> remoteHosts) {
     List<RemoteHost> peers = Inventory.listOf(remoteHosts);
     int n = peers.size();
-    peerIds = new long[2 * n];
-    l2Ends = new int[n];
-    l3Ends = new int[n];
-    mtuEnds = new int[n];
-    int l2 = 0;
-    int l3 = 0;
-    int mtu = 0;
-    BitSet withoutId = null;
-    for (int p = 0; p < n; p++) {
-      RemoteHost r = peers.get(p);
-      if (r.hostId() == null) {
-        withoutId = withoutId == null ? new BitSet() : withoutId;
-        withoutId.set(p);
-      } else {
-        peerIds[2 * p] = r.hostId().getMostSignificantBits();
-        peerIds[2 * p + 1] = r.hostId().getLeastSignificantBits();
-      }
-      l2 += r.l2Connectivity().size();
-      l3 += r.l3Connectivity().size();
-      mtu += r.mtuReport().size();
-      l2Ends[p] = l2;
-      l3Ends[p] = l3;
-      mtuEnds[p] = mtu;
-    }
-    peersWithoutId = withoutId;
-    l2Texts = new String[L2_TEXTS * l2];
-    l2Successful = new BitSet(l2);
-    l3Texts = new String[L3_TEXTS * l3];
-    l3Numbers = new double[L3_NUMBERS * l3];
-    l3Successful = new BitSet(l3);
-    mtuTexts = new String[MTU_TEXTS * mtu];
-    mtuSuccessful = new BitSet(mtu);
+    peerIds = new UUID[n];
+    int[] l2Ends = new int[n];
+    int[] l3Ends = new int[n];
+    int[] mtuEnds = new int[n];
     int k2 = 0;
     int k3 = 0;
     int km = 0;
+    for (int p = 0; p < n; p++) {
+      RemoteHost r = peers.get(p);
+      peerIds[p] = r.hostId() == null ? null : PEER_IDS.of(r.hostId());
+      k2 += r.l2Connectivity().size();
+      k3 += r.l3Connectivity().size();
+      km += r.mtuReport().size();
+      l2Ends[p] = k2;
+      l3Ends[p] = k3;
+      mtuEnds[p] = km;
+    }
+    l2 = Spans.of(l2Ends);
+    l3 = Spans.of(l3Ends);
+    mtu = Spans.of(mtuEnds);
+    String[] nic2 = new String[k2];
+    String[] out2 = new String[k2];
+    String[] ip2 = new String[k2];
+    String[] mac2 = new String[k2];
+    l2Successful = new BitSet(k2);
+    String[] nic3 = new String[k3];
+    String[] ip3 = new String[k3];
+    double[] rtt = new double[k3];
+    double[] loss = new double[k3];
+    l3Successful = new BitSet(k3);
+    String[] nicM = new String[km];
+    String[] ipM = new String[km];
+    mtuSuccessful = new BitSet(km);
+    k2 = 0;
+    k3 = 0;
+    km = 0;
     for (RemoteHost r : peers) {
       for (L2 e : r.l2Connectivity()) {
-        l2Texts[L2_TEXTS * k2] = e.outgoingNic();
-        l2Texts[L2_TEXTS * k2 + 1] = e.outgoingIpAddress();
-        l2Texts[L2_TEXTS * k2 + 2] = e.remoteIpAddress();
-        l2Texts[L2_TEXTS * k2 + 3] = e.remoteMac();
+        nic2[k2] = e.outgoingNic();
+        out2[k2] = e.outgoingIpAddress();
+        ip2[k2] = e.remoteIpAddress();
+        mac2[k2] = e.remoteMac();
         l2Successful.set(k2++, e.successful());
       }
       for (L3 e : r.l3Connectivity()) {
-        l3Texts[L3_TEXTS * k3] = e.outgoingNic();
-        l3Texts[L3_TEXTS * k3 + 1] = e.remoteIpAddress();
-        l3Numbers[L3_NUMBERS * k3] = e.averageRttMs();
-        l3Numbers[L3_NUMBERS * k3 + 1] = e.packetLossPercentage();
+        nic3[k3] = e.outgoingNic();
+        ip3[k3] = e.remoteIpAddress();
+        rtt[k3] = e.averageRttMs();
+        loss[k3] = e.packetLossPercentage();
         l3Successful.set(k3++, e.successful());
       }
       for (Mtu e : r.mtuReport()) {
-        mtuTexts[MTU_TEXTS * km] = e.outgoingNic();
-        mtuTexts[MTU_TEXTS * km + 1] = e.remoteIpAddress();
+        nicM[km] = e.outgoingNic();
+        ipM[km] = e.remoteIpAddress();
         mtuSuccessful.set(km++, e.mtuSuccessful());
       }
+    }
+    l2Nic = texts(nic2);
+    l2OutgoingIp = texts(out2);
+    l2RemoteIp = texts(ip2);
+    l2RemoteMac = texts(mac2);
+    l3Nic = texts(nic3);
+    l3Rtt = Numbers.of(rtt);
+    l3Loss = Numbers.of(loss);
+    mtuNic = texts(nicM);
+    // the same peer addresses are usually checked on every layer: one column for all of them then
+    l3RemoteIp = Arrays.equals(ip3, ip2) ? l2RemoteIp : texts(ip3);
+    mtuRemoteIp = Arrays.equals(ipM, ip2) ? l2RemoteIp : Arrays.equals(ipM, ip3) ? l3RemoteIp : texts(ipM);
+  }
+
+  /** A text column: the one value when every entry carries it (or there are none), else the array. */
+  private static Object texts(String[] values) {
+    for (int i = 1; i < values.length; i++) {
+      if (!java.util.Objects.equals(values[i], values[0])) {
+        return values;
+      }
+    }
+    return values.length == 0 ? null : values[0];
+  }
+
+  private static String text(Object column, int entry) {
+    return column instanceof String[] a ? a[entry] : (String) column;
+  }
+
+  /** Where each peer's entries are: per-peer ends, or none when every peer has the same count. */
+  private record Spans(int perPeer, int[] ends) {
+    static Spans of(int[] ends) {
+      int per = ends.length == 0 ? 0 : ends[0];
+      for (int p = 1; p < ends.length; p++) {
+        if (ends[p] - ends[p - 1] != per) {
+          return new Spans(-1, ends);
+        }
+      }
+      return UNIFORM.length > per ? UNIFORM[per] : new Spans(per, null);
+    }
+
+    private static final Spans[] UNIFORM = {new Spans(0, null), new Spans(1, null), new Spans(2, null)};
+
+    int start(int peer) {
+      return ends == null ? peer * perPeer : peer == 0 ? 0 : ends[peer - 1];
+    }
+
+    int end(int peer) {
+      return ends == null ? (peer + 1) * perPeer : ends[peer];
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Spans s && perPeer == s.perPeer && Arrays.equals(ends, s.ends);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * perPeer + Arrays.hashCode(ends);
+    }
+  }
+
+  /**
+   * A number column: the one value when every entry carries it; else thousandths in ints when every value has at most
+   * three decimals (ping prints round-trip times to the microsecond), else the doubles.
+   */
+  private record Numbers(double same, int[] thousandths, double[] values) {
+    static Numbers of(double[] values) {
+      boolean uniform = true;
+      boolean inThousandths = true;
+      for (int i = 0; i < values.length; i++) {
+        uniform &= Double.compare(values[i], values[0]) == 0;
+        double v = values[i];
+        inThousandths &= v >= 0 && v < 2_000_000 && Math.round(v * 1000) / 1000.0 == v;
+      }
+      if (uniform) {
+        double v = values.length == 0 ? 0 : values[0];
+        return Double.compare(v, 0) == 0 ? ZERO : new Numbers(v, null, null);
+      }
+      if (inThousandths) {
+        int[] t = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+          t[i] = (int) Math.round(values[i] * 1000);
+        }
+        return new Numbers(0, t, null);
+      }
+      return new Numbers(0, null, values);
+    }
+
+    private static final Numbers ZERO = new Numbers(0, null, null);
+
+    double at(int entry) {
+      return thousandths != null ? thousandths[entry] / 1000.0 : values != null ? values[entry] : same;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Numbers x && Double.compare(same, x.same) == 0 && Arrays.equals(thousandths, x.thousandths)
+          && Arrays.equals(values, x.values);
+    }
+
+    @Override
+    public int hashCode() {
+      return Double.hashCode(same) + 31 * (Arrays.hashCode(thousandths) + 31 * Arrays.hashCode(values));
     }
   }
 
   public int peerCount() {
-    return l2Ends.length;
+    return peerIds.length;
   }
 
   /** The peer's host id; null when the agent named none. */
   public UUID peerId(int peer) {
-    if (peersWithoutId != null && peersWithoutId.get(peer)) {
-      return null;
-    }
-    return new UUID(peerIds[2 * peer], peerIds[2 * peer + 1]);
+    return peerIds[peer];
   }
 
-  /** Whether the peer is the given host, without building its UUID. */
+  /** Whether the peer is the given host. */
   public boolean peerIs(int peer, UUID id) {
-    return id != null && (peersWithoutId == null || !peersWithoutId.get(peer))
-        && peerIds[2 * peer] == id.getMostSignificantBits() && peerIds[2 * peer + 1] == id.getLeastSignificantBits();
+    UUID p = peerIds[peer];
+    return id != null && p != null && (p == id || p.equals(id));
   }
 
   // L2 entries of peer p are l2Start(p) .. l2End(p) - 1
   public int l2Start(int peer) {
-    return peer == 0 ? 0 : l2Ends[peer - 1];
+    return l2.start(peer);
   }
 
   public int l2End(int peer) {
-    return l2Ends[peer];
+    return l2.end(peer);
   }
 
   public String l2RemoteIpAddress(int entry) {
-    return l2Texts[L2_TEXTS * entry + 2];
+    return text(l2RemoteIp, entry);
   }
 
   public boolean l2Successful(int entry) {
@@ -143,15 +251,15 @@ public final class ConnectivityReport {
 
   // L3 entries of peer p are l3Start(p) .. l3End(p) - 1
   public int l3Start(int peer) {
-    return peer == 0 ? 0 : l3Ends[peer - 1];
+    return l3.start(peer);
   }
 
   public int l3End(int peer) {
-    return l3Ends[peer];
+    return l3.end(peer);
   }
 
   public String l3RemoteIpAddress(int entry) {
-    return l3Texts[L3_TEXTS * entry + 1];
+    return text(l3RemoteIp, entry);
   }
 
   public boolean l3Successful(int entry) {
@@ -159,28 +267,28 @@ public final class ConnectivityReport {
   }
 
   public double l3AverageRttMs(int entry) {
-    return l3Numbers[L3_NUMBERS * entry];
+    return l3Rtt.at(entry);
   }
 
   public double l3PacketLossPercentage(int entry) {
-    return l3Numbers[L3_NUMBERS * entry + 1];
+    return l3Loss.at(entry);
   }
 
   // MTU entries of peer p are mtuStart(p) .. mtuEnd(p) - 1
   public int mtuStart(int peer) {
-    return peer == 0 ? 0 : mtuEnds[peer - 1];
+    return mtu.start(peer);
   }
 
   public int mtuEnd(int peer) {
-    return mtuEnds[peer];
+    return mtu.end(peer);
   }
 
   public String mtuOutgoingNic(int entry) {
-    return mtuTexts[MTU_TEXTS * entry];
+    return text(mtuNic, entry);
   }
 
   public String mtuRemoteIpAddress(int entry) {
-    return mtuTexts[MTU_TEXTS * entry + 1];
+    return text(mtuRemoteIp, entry);
   }
 
   public boolean mtuSuccessful(int entry) {
@@ -192,21 +300,21 @@ public final class ConnectivityReport {
   public List<RemoteHost> remoteHosts() {
     List<RemoteHost> out = new ArrayList<>(peerCount());
     for (int p = 0; p < peerCount(); p++) {
-      List<L2> l2 = new ArrayList<>(l2End(p) - l2Start(p));
+      List<L2> l2s = new ArrayList<>(l2End(p) - l2Start(p));
       for (int k = l2Start(p); k < l2End(p); k++) {
-        l2.add(new L2(l2Texts[L2_TEXTS * k], l2Texts[L2_TEXTS * k + 1], l2Texts[L2_TEXTS * k + 2],
-            l2Texts[L2_TEXTS * k + 3], l2Successful(k)));
+        l2s.add(new L2(text(l2Nic, k), text(l2OutgoingIp, k), text(l2RemoteIp, k), text(l2RemoteMac, k),
+            l2Successful(k)));
       }
-      List<L3> l3 = new ArrayList<>(l3End(p) - l3Start(p));
+      List<L3> l3s = new ArrayList<>(l3End(p) - l3Start(p));
       for (int k = l3Start(p); k < l3End(p); k++) {
-        l3.add(new L3(l3Texts[L3_TEXTS * k], l3RemoteIpAddress(k), l3Successful(k), l3AverageRttMs(k),
+        l3s.add(new L3(text(l3Nic, k), l3RemoteIpAddress(k), l3Successful(k), l3AverageRttMs(k),
             l3PacketLossPercentage(k)));
       }
-      List<Mtu> mtu = new ArrayList<>(mtuEnd(p) - mtuStart(p));
+      List<Mtu> mtus = new ArrayList<>(mtuEnd(p) - mtuStart(p));
       for (int k = mtuStart(p); k < mtuEnd(p); k++) {
-        mtu.add(new Mtu(mtuOutgoingNic(k), mtuRemoteIpAddress(k), mtuSuccessful(k)));
+        mtus.add(new Mtu(mtuOutgoingNic(k), mtuRemoteIpAddress(k), mtuSuccessful(k)));
       }
-      out.add(new RemoteHost(peerId(p), l2, l3, mtu));
+      out.add(new RemoteHost(peerId(p), l2s, l3s, mtus));
     }
     return out;
   }
@@ -221,25 +329,15 @@ public final class ConnectivityReport {
     if (a == b) {
       return true;
     }
-    if (a == null || b == null || !Arrays.equals(a.peerIds, b.peerIds)
-        || !java.util.Objects.equals(a.peersWithoutId, b.peersWithoutId)
-        || !Arrays.equals(a.l2Ends, b.l2Ends) || !Arrays.equals(a.l3Ends, b.l3Ends)
+    if (a == null || b == null || !Arrays.equals(a.peerIds, b.peerIds) || !a.l2.equals(b.l2) || !a.l3.equals(b.l3)
         || !a.l2Successful.equals(b.l2Successful) || !a.l3Successful.equals(b.l3Successful)) {
       return false;
     }
-    int l2 = a.l2Ends.length == 0 ? 0 : a.l2Ends[a.l2Ends.length - 1];
-    for (int k = 0; k < l2; k++) {
-      if (!java.util.Objects.equals(a.l2RemoteIpAddress(k), b.l2RemoteIpAddress(k))) {
-        return false;
-      }
-    }
-    int l3 = a.l3Ends.length == 0 ? 0 : a.l3Ends[a.l3Ends.length - 1];
-    for (int k = 0; k < l3; k++) {
-      if (!java.util.Objects.equals(a.l3RemoteIpAddress(k), b.l3RemoteIpAddress(k))) {
-        return false;
-      }
-    }
-    return true;
+    return sameTexts(a.l2RemoteIp, b.l2RemoteIp) && sameTexts(a.l3RemoteIp, b.l3RemoteIp);
+  }
+
+  private static boolean sameTexts(Object a, Object b) {
+    return java.util.Objects.deepEquals(a, b);
   }
 
   @Override
@@ -248,17 +346,18 @@ public final class ConnectivityReport {
       return true;
     }
     return o instanceof ConnectivityReport r && Arrays.equals(peerIds, r.peerIds)
-        && java.util.Objects.equals(peersWithoutId, r.peersWithoutId)
-        && Arrays.equals(l2Ends, r.l2Ends) && Arrays.equals(l2Texts, r.l2Texts) && l2Successful.equals(r.l2Successful)
-        && Arrays.equals(l3Ends, r.l3Ends) && Arrays.equals(l3Texts, r.l3Texts)
-        && Arrays.equals(l3Numbers, r.l3Numbers) && l3Successful.equals(r.l3Successful)
-        && Arrays.equals(mtuEnds, r.mtuEnds) && Arrays.equals(mtuTexts, r.mtuTexts)
+        && l2.equals(r.l2) && sameTexts(l2Nic, r.l2Nic) && sameTexts(l2OutgoingIp, r.l2OutgoingIp)
+        && sameTexts(l2RemoteIp, r.l2RemoteIp) && sameTexts(l2RemoteMac, r.l2RemoteMac)
+        && l2Successful.equals(r.l2Successful)
+        && l3.equals(r.l3) && sameTexts(l3Nic, r.l3Nic) && sameTexts(l3RemoteIp, r.l3RemoteIp)
+        && l3Rtt.equals(r.l3Rtt) && l3Loss.equals(r.l3Loss) && l3Successful.equals(r.l3Successful)
+        && mtu.equals(r.mtu) && sameTexts(mtuNic, r.mtuNic) && sameTexts(mtuRemoteIp, r.mtuRemoteIp)
         && mtuSuccessful.equals(r.mtuSuccessful);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * Arrays.hashCode(peerIds) + Arrays.hashCode(l2Texts)) + Arrays.hashCode(l3Numbers);
+    return 31 * (31 * Arrays.hashCode(peerIds) + java.util.Objects.hashCode(text(l2RemoteIp, 0))) + l3Rtt.hashCode();
   }
 
   @Override

@@ -232,7 +232,7 @@ public record HostSnapshot(
     public Builder skipFormattingDiskIds(List<String> v) { skipFormattingDiskIds = v; return this; }
     public Builder installerArgs(List<String> v) { installerArgs = v; return this; }
     public Builder staticNetworking(boolean v) { staticNetworking = v; return this; }
-    public Builder discoveryAgentVersion(String v) { discoveryAgentVersion = v; return this; }
+    public Builder discoveryAgentVersion(String v) { discoveryAgentVersion = dev.rendezvous.service.domain.SharedText.of(v); return this; }
     public Builder logsInfo(String v) { logsInfo = v; return this; }
     public Builder logsStartedAt(Instant v) { logsStartedAt = v; return this; }
     public Builder logsCollectedAt(Instant v) { logsCollectedAt = v; return this; }

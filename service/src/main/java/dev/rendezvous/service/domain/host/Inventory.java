@@ -230,8 +230,12 @@ public record Inventory(
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record Cpu(long count, double frequency, List<String> flags, String modelName, String architecture) {
+    /** The same model's ~100 flags on every host of a site: one list of them. */
+    private static final dev.rendezvous.service.domain.SharedText.Values<List<String>> FLAGS =
+        new dev.rendezvous.service.domain.SharedText.Values<>();
+
     public Cpu {
-      flags = listOf(flags);
+      flags = FLAGS.of(listOf(flags));
     }
   }
 

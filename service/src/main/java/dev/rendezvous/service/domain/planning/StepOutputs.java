@@ -109,8 +109,12 @@ public final class StepOutputs {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record DomainResolutionResponse(List<Resolution> resolutions) {
+    /** The hosts of a cluster resolve the same names to the same addresses: one list of answers for all of them. */
+    private static final dev.rendezvous.service.domain.SharedText.Values<List<Resolution>> SHARED =
+        new dev.rendezvous.service.domain.SharedText.Values<>();
+
     public DomainResolutionResponse {
-      resolutions = Inventory.listOf(resolutions);
+      resolutions = SHARED.of(Inventory.listOf(resolutions));
     }
   }
 

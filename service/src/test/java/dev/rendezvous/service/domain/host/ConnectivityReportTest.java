@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rendezvous.service.domain.planning.StepOutputs;
@@ -103,5 +104,63 @@ class ConnectivityReportTest {
         "\"successful\":true,\"average_rtt_ms\":0.39", "\"successful\":false,\"average_rtt_ms\":0.39"))));
     // a peer less
     assertFalse(ConnectivityReport.sameReach(r, StepOutputs.connectivity(REPORT.replace("{\"l2_connectivity\":[],\"unknown\":1},", ""))));
+  }
+
+  /** The usual report: one entry of each kind per peer, the same outgoing NIC and address, no loss. */
+  private static String uniform(String... rtts) {
+    StringBuilder b = new StringBuilder("{\"remote_hosts\":[");
+    for (int i = 0; i < rtts.length; i++) {
+      String ip = "192.168.111." + (30 + i);
+      b.append(i == 0 ? "" : ",").append("{\"host_id\":\"b0000000-0000-0000-0000-00000000000").append(i)
+          .append("\",\"l2_connectivity\":[{\"outgoing_nic\":\"eth0\",\"outgoing_ip_address\":\"192.168.111.21\",")
+          .append("\"remote_ip_address\":\"").append(ip).append("\",\"remote_mac\":\"52:54:00:00:00:0").append(i)
+          .append("\",\"successful\":true}],\"l3_connectivity\":[{\"outgoing_nic\":\"eth0\",\"remote_ip_address\":\"")
+          .append(ip).append("\",\"successful\":true,\"average_rtt_ms\":").append(rtts[i])
+          .append(",\"packet_loss_percentage\":0}],\"mtu_report\":[{\"outgoing_nic\":\"eth0\",\"remote_ip_address\":\"")
+          .append(ip).append("\",\"mtu_successful\":true}]}");
+    }
+    return b.append("]}").toString();
+  }
+
+  @Test
+  void columnsWhoseEntriesAreAllEqualReadBackPerEntry() {
+    ConnectivityReport r = StepOutputs.connectivity(uniform("0.4", "0.4", "1.25"));
+    assertEquals(3, r.peerCount());
+    for (int p = 0; p < 3; p++) {
+      assertEquals(List.of(p, p + 1), List.of(r.l2Start(p), r.l2End(p)));
+      assertEquals(List.of(p, p + 1), List.of(r.l3Start(p), r.l3End(p)));
+      assertEquals(List.of(p, p + 1), List.of(r.mtuStart(p), r.mtuEnd(p)));
+      assertEquals("192.168.111." + (30 + p), r.l2RemoteIpAddress(p));
+      assertEquals("192.168.111." + (30 + p), r.l3RemoteIpAddress(p));
+      assertEquals("eth0", r.mtuOutgoingNic(p));
+      assertEquals(0.0, r.l3PacketLossPercentage(p));
+    }
+    assertEquals(1.25, r.l3AverageRttMs(2));
+    assertEquals(new ConnectivityReport.L2("eth0", "192.168.111.21", "192.168.111.31", "52:54:00:00:00:01", true),
+        r.remoteHosts().get(1).l2Connectivity().get(0));
+    assertEquals(r, StepOutputs.connectivity(StepOutputs.toJson(r)));
+    assertNotEquals(r, StepOutputs.connectivity(uniform("0.4", "0.4", "1.5")));
+    // a peer's own loss, a second NIC: the columns hold them per entry again
+    ConnectivityReport lossy = StepOutputs.connectivity(uniform("0.4", "0.4", "1.25")
+        .replaceFirst("\"packet_loss_percentage\":0", "\"packet_loss_percentage\":2.5")
+        .replaceFirst("\"outgoing_nic\":\"eth0\"", "\"outgoing_nic\":\"eth1\""));
+    assertEquals(2.5, lossy.l3PacketLossPercentage(0));
+    assertEquals(0.0, lossy.l3PacketLossPercentage(1));
+    assertEquals("eth1", lossy.remoteHosts().get(0).l2Connectivity().get(0).outgoingNic());
+    assertEquals("eth0", lossy.remoteHosts().get(1).l2Connectivity().get(0).outgoingNic());
+    assertTrue(ConnectivityReport.sameReach(r, lossy));
+    // times finer than ping's microseconds are kept as sent too
+    ConnectivityReport fine = StepOutputs.connectivity(uniform("0.4", "0.123456789", "1"));
+    assertEquals(0.123456789, fine.l3AverageRttMs(1));
+    assertEquals(1.0, fine.l3AverageRttMs(2));
+    assertEquals(fine, StepOutputs.connectivity(StepOutputs.toJson(fine)));
+  }
+
+  @Test
+  void reportsOfOneClusterShareTheirPeersIds() {
+    ConnectivityReport a = StepOutputs.connectivity(uniform("0.4", "0.5"));
+    ConnectivityReport b = StepOutputs.connectivity(uniform("0.7", "0.9"));
+    assertSame(a.peerId(1), b.peerId(1));
+    assertTrue(a.peerIs(1, UUID.fromString("b0000000-0000-0000-0000-000000000001")));
   }
 }
