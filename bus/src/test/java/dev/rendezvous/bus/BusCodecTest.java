@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.rendezvous.bus.event.BusPayload;
+import dev.rendezvous.bus.event.ClusterActionRequested;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.UnknownPayload;
 import java.nio.charset.StandardCharsets;
@@ -91,5 +92,48 @@ class BusCodecTest {
         assertThrows(BusCodec.BusCodecException.class, () -> BusCodec.decode(new byte[0]));
         assertThrows(BusCodec.BusCodecException.class,
                 () -> BusCodec.decode("null".getBytes(StandardCharsets.UTF_8)));
+    }
+
+    @Test
+    void aLargeStepOutputTravelsAfterTheEnvelopeUnescapedAndComesBackWhole() {
+        StringBuilder b = new StringBuilder("{\"remote_hosts\":[");
+        for (int i = 0; i < 200; i++) {
+            b.append(i == 0 ? "" : ",").append("{\"host_id\":\"h-").append(i).append("\",\"note\":\"caf\u00e9 \\\"q\\\" \uD83D\uDE80\"}");
+        }
+        String output = b.append("]}").toString();
+        BusEvent event = BusEvent.of("c1", "ie1", "h1", new StepReplyReceived("connectivity-check", "s-1", 0, output, "warn"));
+        byte[] framed = BusCodec.encode(event);
+        assertEquals(0, framed[0], "attached form");
+        byte[] asJson;
+        try {
+            asJson = BusCodec.mapper().writeValueAsBytes(event);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+        assertTrue(framed.length < asJson.length, framed.length + " bytes attached vs " + asJson.length + " escaped");
+        assertEquals(event, BusCodec.decode(framed));
+        assertEquals(event, BusCodec.decode(asJson), "records written before the attached form still decode");
+
+        BusEvent small = BusEvent.of("c1", null, "h1", new StepReplyReceived("ntp-synchronizer", "s-2", 0, "{}", null));
+        byte[] plain = BusCodec.encode(small);
+        assertEquals('{', plain[0], "a short output stays inside one JSON document");
+        assertEquals(small, BusCodec.decode(plain));
+        BusEvent none = BusEvent.of("c1", null, "h1", new StepReplyReceived("inventory", "s-3", 1, null, "failed"));
+        assertEquals(none, BusCodec.decode(BusCodec.encode(none)));
+    }
+
+    @Test
+    void aCutOrForeignAttachedRecordFailsWithAClearMessage() {
+        String output = "x".repeat(BusCodec.ATTACH_FROM);
+        byte[] framed = BusCodec.encode(BusEvent.of("c1", null, "h1", new StepReplyReceived("inventory", "s", 0, output, null)));
+        BusCodec.BusCodecException cut = assertThrows(BusCodec.BusCodecException.class,
+                () -> BusCodec.decode(java.util.Arrays.copyOf(framed, 20)));
+        assertTrue(cut.getMessage().startsWith("not a bus event"), cut.getMessage());
+        byte[] envelope = BusCodec.encode(BusEvent.of("c1", null, null,
+                new ClusterActionRequested("install", null)));
+        byte[] foreign = java.nio.ByteBuffer.allocate(5 + envelope.length + 2).put((byte) 0).putInt(envelope.length)
+                .put(envelope).put((byte) 'h').put((byte) 'i').array();
+        BusCodec.BusCodecException notAReply = assertThrows(BusCodec.BusCodecException.class, () -> BusCodec.decode(foreign));
+        assertTrue(notAReply.getMessage().contains("step reply"), notAReply.getMessage());
     }
 }

@@ -59,10 +59,30 @@ public record StoredHost(
     return text == null || text.length() < KEEP_WHOLE_BELOW || text.startsWith(FINGERPRINT);
   }
 
+  /**
+   * The last few documents this thread fingerprinted, by identity: a unit's commit compares a new document with the
+   * cached fingerprint, then caches the new one's; a 1,000-host cluster's connectivity report (~300 KB) was hashed twice.
+   */
+  private static final ThreadLocal<Object[]> RECENT = ThreadLocal.withInitial(() -> new Object[8]);
+
   static String fingerprint(String text) {
     if (text == null || text.length() < KEEP_WHOLE_BELOW || text.startsWith(FINGERPRINT)) {
       return text;
     }
+    Object[] recent = RECENT.get();
+    for (int i = 0; i < recent.length; i += 2) {
+      if (recent[i] == text) {
+        return (String) recent[i + 1];
+      }
+    }
+    String fp = digest(text);
+    System.arraycopy(recent, 0, recent, 2, recent.length - 2);
+    recent[0] = text;
+    recent[1] = fp;
+    return fp;
+  }
+
+  private static String digest(String text) {
     try {
       byte[] d = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
       return FINGERPRINT + java.util.Base64.getEncoder().withoutPadding().encodeToString(java.util.Arrays.copyOf(d, 16))

@@ -37,4 +37,14 @@ class StoredHostTest {
     assertThrows(IllegalStateException.class, () -> StoredHost.whole(fp), "a fingerprint is never written");
     assertEquals(INVENTORY, StoredHost.whole(INVENTORY));
   }
+
+  @Test
+  void aDocumentJustFingerprintedIsNotHashedAgain() {
+    String doc = INVENTORY + " ";
+    String fp = StoredHost.fingerprint(doc);
+    assertFalse(StoredHost.sameDoc(doc, StoredHost.fingerprint(INVENTORY)), "a changed document, hashed once");
+    assertSame(fp, StoredHost.fingerprint(doc), "the commit's comparison and the cache's compaction share one hash");
+    String equalText = new String(doc.toCharArray());
+    assertEquals(fp, StoredHost.fingerprint(equalText), "an equal text (another instance) has the same fingerprint");
+  }
 }
