@@ -125,14 +125,20 @@ public final class ConnectivityReport {
     mtuRemoteIp = Arrays.equals(ipM, ip2) ? l2RemoteIp : Arrays.equals(ipM, ip3) ? l3RemoteIp : texts(ipM);
   }
 
-  /** A text column: the one value when every entry carries it (or there are none), else the array. */
+  /**
+   * A text column: the one value when every entry carries it (or there are none), else the array; its texts shared
+   * (every report of a cluster names the same peers' addresses and MACs).
+   */
   private static Object texts(String[] values) {
     for (int i = 1; i < values.length; i++) {
       if (!java.util.Objects.equals(values[i], values[0])) {
+        for (int k = 0; k < values.length; k++) {
+          values[k] = SharedText.of(values[k]);
+        }
         return values;
       }
     }
-    return values.length == 0 ? null : values[0];
+    return values.length == 0 ? null : SharedText.of(values[0]);
   }
 
   private static String text(Object column, int entry) {
@@ -369,9 +375,22 @@ public final class ConnectivityReport {
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record RemoteHost(UUID hostId, List<L2> l2Connectivity, List<L3> l3Connectivity, List<Mtu> mtuReport) {
     public RemoteHost {
-      l2Connectivity = Inventory.listOf(l2Connectivity);
-      l3Connectivity = Inventory.listOf(l3Connectivity);
-      mtuReport = Inventory.listOf(mtuReport);
+      l2Connectivity = entries(l2Connectivity);
+      l3Connectivity = entries(l3Connectivity);
+      mtuReport = entries(mtuReport);
+    }
+
+    /** Without the null entries a sloppy agent may send; copied only then (a report builds thousands of these). */
+    private static <T> List<T> entries(List<T> l) {
+      if (l == null) {
+        return List.of();
+      }
+      for (T e : l) {
+        if (e == null) {
+          return Inventory.listOf(l);
+        }
+      }
+      return java.util.Collections.unmodifiableList(l);
     }
   }
 
