@@ -355,14 +355,14 @@ final class BrainStore {
         "installation_disk_path = $", s.installationDiskPath());
     col(set, was == null || !Objects.equals(s.discoveryAgentVersion(), was.discoveryAgentVersion()),
         "discovery_agent_version = $", s.discoveryAgentVersion());
-    doc(set, was == null || !StoredHost.sameDoc(s.inventory(), was.inventory()), "inventory = $::text::jsonb", s.inventory());
-    doc(set, was == null || !StoredHost.sameDoc(s.connectivity(), was.connectivity()), "connectivity = $::text::jsonb", s.connectivity());
-    doc(set, was == null || !StoredHost.sameDoc(s.validationsInfo(), was.validationsInfo()),
+    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, s), "inventory = $::text::jsonb", s.inventory());
+    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, s), "connectivity = $::text::jsonb", s.connectivity());
+    doc(set, was == null || !was.sameDocument(StoredHost.VALIDATIONS_INFO, s),
         "validations_info = $::text::jsonb", s.validationsInfo());
-    doc(set, was == null || !StoredHost.sameDoc(s.progress(), was.progress()), "progress = $::text::jsonb", s.progress());
-    doc(set, was == null || !StoredHost.sameDoc(s.stepResults(), was.stepResults()), "step_results = $::text::jsonb", s.stepResults());
-    doc(set, was == null || !StoredHost.sameDoc(s.spec(), was.spec()), "spec = $::text::jsonb", s.spec());
-    doc(set, was == null || !StoredHost.sameDoc(s.state(), was.state()), "state = $::text::jsonb || jsonb_build_object('timestamp',"
+    doc(set, was == null || !was.sameDocument(StoredHost.PROGRESS, s), "progress = $::text::jsonb", s.progress());
+    doc(set, was == null || !was.sameDocument(StoredHost.STEP_RESULTS, s), "step_results = $::text::jsonb", s.stepResults());
+    doc(set, was == null || !was.sameDocument(StoredHost.SPEC, s), "spec = $::text::jsonb", s.spec());
+    doc(set, was == null || !was.sameDocument(StoredHost.STATE, s), "state = $::text::jsonb || jsonb_build_object('timestamp',"
         + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($::text::jsonb->>'timestamp')::bigint))", s.state());
     col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",
         SnapshotMapper.offset(s.checkedInAt()));

@@ -156,18 +156,21 @@ public final class SnapshotMapper {
     if (h.tangConnectivity() != null) {
       results.set("tang_connectivity", JSON.valueToTree(h.tangConnectivity()));
     }
+    String inventory = p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
+        : h.inventory() == null ? null : StepOutputs.toJson(h.inventory());
+    String connectivity = p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
+        : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
+    String validations = p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
+        : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
+    String progress = progressJson(h.progress());
+    String stepResults = canonical(results);
+    String stateJson = canonical(state);
     return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
         h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
         h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
-        h.discoveryAgentVersion(),
-        p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
-            : h.inventory() == null ? null : StepOutputs.toJson(h.inventory()),
-        p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
-            : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity()),
-        p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
-            : h.validationsInfo() == null ? null : h.validationsInfo().toJson(), progressJson(h.progress()),
-        canonical(results), r.spec(), canonical(state), h.checkedInAt(), h.registeredAt(),
-        r.rowVersion(), h.staticNetworking());
+        h.discoveryAgentVersion(), inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson,
+        h.checkedInAt(), h.registeredAt(), r.rowVersion(), h.staticNetworking(),
+        StoredHost.carried(prevStored, inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson));
   }
 
   private static boolean same(Object a, Object b) {

@@ -367,11 +367,7 @@ final class Work {
           c.installCompletedAt(), c.progress());
     }
     Map<UUID, StoredHost> stored = new LinkedHashMap<>(base.stored());
-    writes().forEach((id, s) -> stored.put(id, new StoredHost(s.id(), s.infraEnvId(), s.clusterId(), s.status(),
-        s.statusInfo(), s.statusUpdatedAt(), s.role(), s.suggestedRole(), s.bootstrap(), s.requestedHostname(),
-        s.installationDiskId(), s.installationDiskPath(), s.discoveryAgentVersion(), s.inventory(), s.connectivity(),
-        s.validationsInfo(), s.progress(), s.stepResults(), s.spec(), s.state(), s.checkedInAt(), s.registeredAt(),
-        after.get(id).rowVersion(), s.staticNetworking())));
+    writes().forEach((id, s) -> stored.put(id, s.withRowVersion(after.get(id).rowVersion())));
     stored.keySet().retainAll(after.keySet());
     return new Loaded(base.key(), tenant, c, after, staticNetworking, stored);
   }

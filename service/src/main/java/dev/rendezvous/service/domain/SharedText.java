@@ -26,6 +26,16 @@ public final class SharedText {
     return s == null ? null : s.intern();
   }
 
+  private static final Values<java.util.UUID> IDS = new Values<>();
+
+  /**
+   * One instance of an id (a host, cluster or infra-env): a host's id is held by its row, its snapshot and by every
+   * peer's connectivity report, a cluster's by each of its hosts; each read or decoded on its own otherwise.
+   */
+  public static java.util.UUID id(java.util.UUID id) {
+    return id == null ? null : IDS.of(id);
+  }
+
   /** Jackson's String deserializer, with short texts interned: what the step-output parsers read with. */
   public static final class Deserializer extends StdScalarDeserializer<String> {
     public Deserializer() {

@@ -12,20 +12,32 @@ import org.junit.jupiter.api.Test;
 class SharedTextTest {
 
   private static String inventory(String hostname) {
+    return inventory(hostname, "uefi");
+  }
+
+  private static String inventory(String hostname, String bootMode) {
     return "{\"hostname\":\"" + hostname + "\",\"cpu\":{\"count\":4,\"flags\":[\"fpu\",\"vme\"],"
-        + "\"model_name\":\"Intel Xeon\",\"architecture\":\"x86_64\"},\"boot\":{\"command_line\":\"" + "x".repeat(300) + "\"}}";
+        + "\"model_name\":\"Intel Xeon\",\"architecture\":\"x86_64\"},\"boot\":{\"current_boot_mode\":\"" + bootMode
+        + "\",\"command_line\":\"" + "x".repeat(300) + "\"},\"routes\":[{\"interface\":\"eth0\",\"gateway\":\"10.0.0.1\","
+        + "\"destination\":\"0.0.0.0\",\"family\":2}]}";
   }
 
   @Test
   void twoInventoriesShareTheirCommonTexts() {
     var a = StepOutputs.inventory(inventory(new String("host-a")));
-    var b = StepOutputs.inventory(inventory("host-b"));
+    var b = StepOutputs.inventory(inventory("host-b", "bios"));
     assertSame(a.cpu().modelName(), b.cpu().modelName());
     assertSame(a.cpu().flags().get(1), b.cpu().flags().get(1));
     assertEquals("host-a", a.hostname());
     // long texts are not looked up: rarely shared, not worth it
     assertEquals(a.boot().commandLine(), b.boot().commandLine());
     assertNotSame(a.boot().commandLine(), b.boot().commandLine());
+    // parts the hosts of a site have alike are one instance: routes, CPU, boot when equal
+    assertSame(a.routes(), b.routes());
+    assertSame(a.cpu(), b.cpu());
+    var c = StepOutputs.inventory(inventory("host-c"));
+    assertSame(a.boot(), c.boot());
+    assertNotSame(a.boot(), b.boot());
   }
 
   @Test

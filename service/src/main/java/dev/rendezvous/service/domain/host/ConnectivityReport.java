@@ -21,8 +21,10 @@ import java.util.UUID;
  * per peer) a report cost ~180 bytes per peer: 9 KB per host in a 50-host cluster, ~180 MB for a 1,000-host
  * cluster. Here every field is a column, and a column whose entries are all equal (the outgoing NIC and address,
  * a packet loss of 0, one entry of each kind per peer, the same peer addresses on every layer) is held as that one
- * value; peers are shared UUIDs (the same few per cluster); round-trip times are thousandths in ints. What is left
- * per peer is three references and an int, ~16 bytes (it was ~76 with a column per text and an end index per peer).
+ * value; peers are shared UUIDs (the same few per cluster); round-trip times are thousandths in chars (or ints).
+ * The peer ids, addresses and MACs are another report's columns with one peer swapped ({@link PeerColumns}): the
+ * cluster's hosts report the same peers. What is left per peer is the round-trip time, ~2 bytes (it was ~76 with a
+ * column per text and an end index per peer, ~16 with the columns of its own).
  * The domain reads it by index ({@link #peerCount()}, {@link #l3Start(int)},
  * ...), which allocates nothing; {@link #remoteHosts()} rebuilds the records for JSON and for tests.
  */
@@ -30,10 +32,8 @@ import java.util.UUID;
 @JsonAutoDetect(getterVisibility = JsonAutoDetect.Visibility.NONE,
     isGetterVisibility = JsonAutoDetect.Visibility.NONE, fieldVisibility = JsonAutoDetect.Visibility.NONE)
 public final class ConnectivityReport {
-  /** Peers are the cluster's hosts: every report of a cluster names the same few ids, one instance of each. */
-  private static final SharedText.Values<UUID> PEER_IDS = new SharedText.Values<>();
-
-  private final UUID[] peerIds; // null for a peer the agent named no host for
+  private final Object peerIds; // PeerColumns form of UUIDs; null for a peer the agent named no host for
+  private final PeerColumns.Base base; // the report whose columns this one's are views of (kept alive by it)
   private final Spans l2;
   private final Object l2Nic;
   private final Object l2OutgoingIp;
@@ -55,7 +55,7 @@ public final class ConnectivityReport {
   public ConnectivityReport(@JsonProperty("remote_hosts") List<RemoteHost> remoteHosts) {
     List<RemoteHost> peers = Inventory.listOf(remoteHosts);
     int n = peers.size();
-    peerIds = new UUID[n];
+    Object[] ids = new Object[n];
     int[] l2Ends = new int[n];
     int[] l3Ends = new int[n];
     int[] mtuEnds = new int[n];
@@ -64,7 +64,7 @@ public final class ConnectivityReport {
     int km = 0;
     for (int p = 0; p < n; p++) {
       RemoteHost r = peers.get(p);
-      peerIds[p] = r.hostId() == null ? null : PEER_IDS.of(r.hostId());
+      ids[p] = SharedText.id(r.hostId()); // the same few per cluster, as the hosts' own ids
       k2 += r.l2Connectivity().size();
       k3 += r.l3Connectivity().size();
       km += r.mtuReport().size();
@@ -114,15 +114,45 @@ public final class ConnectivityReport {
     }
     l2Nic = texts(nic2);
     l2OutgoingIp = texts(out2);
-    l2RemoteIp = texts(ip2);
-    l2RemoteMac = texts(mac2);
     l3Nic = texts(nic3);
     l3Rtt = Numbers.of(rtt);
     l3Loss = Numbers.of(loss);
     mtuNic = texts(nicM);
+    Object ip2Column = texts(ip2);
+    Object mac2Column = texts(mac2);
     // the same peer addresses are usually checked on every layer: one column for all of them then
-    l3RemoteIp = Arrays.equals(ip3, ip2) ? l2RemoteIp : texts(ip3);
-    mtuRemoteIp = Arrays.equals(ipM, ip2) ? l2RemoteIp : Arrays.equals(ipM, ip3) ? l3RemoteIp : texts(ipM);
+    Object ip3Column = Arrays.equals(ip3, ip2) ? ip2Column : texts(ip3);
+    Object ipMColumn = Arrays.equals(ipM, ip2) ? ip2Column : Arrays.equals(ipM, ip3) ? ip3Column : texts(ipM);
+    // the cluster's other reports list the same peers, addresses and MACs but for one swapped peer
+    PeerColumns.Base shared = n >= PeerColumns.MIN_PEERS ? PeerColumns.baseFor(ids) : null;
+    Object peerColumn = shared == null ? ids : PeerColumns.against(shared.peers(), ids, 1);
+    if (shared == null || peerColumn == ids) {
+      peerIds = ids;
+      l2RemoteIp = ip2Column;
+      l2RemoteMac = mac2Column;
+      l3RemoteIp = ip3Column;
+      mtuRemoteIp = ipMColumn;
+      base = n >= PeerColumns.MIN_PEERS
+          ? new PeerColumns.Base(ids, new Object[][] {array(ip2Column), array(mac2Column), array(ip3Column),
+              array(ipMColumn)})
+          : null;
+      if (base != null) {
+        PeerColumns.register(base);
+      }
+    } else {
+      peerIds = peerColumn;
+      base = shared;
+      Object[][] c = shared.columns();
+      l2RemoteIp = PeerColumns.against(c[0], ip2Column, l2.width());
+      l2RemoteMac = PeerColumns.against(c[1], mac2Column, l2.width());
+      l3RemoteIp = ip3Column == ip2Column ? l2RemoteIp : PeerColumns.against(c[2], ip3Column, l3.width());
+      mtuRemoteIp = ipMColumn == ip2Column ? l2RemoteIp : ipMColumn == ip3Column ? l3RemoteIp
+          : PeerColumns.against(c[3], ipMColumn, mtu.width());
+    }
+  }
+
+  private static Object[] array(Object column) {
+    return column instanceof Object[] a ? a : null;
   }
 
   /**
@@ -142,7 +172,7 @@ public final class ConnectivityReport {
   }
 
   private static String text(Object column, int entry) {
-    return column instanceof String[] a ? a[entry] : (String) column;
+    return (String) PeerColumns.at(column, entry);
   }
 
   /** Where each peer's entries are: per-peer ends, or none when every peer has the same count. */
@@ -158,6 +188,11 @@ public final class ConnectivityReport {
     }
 
     private static final Spans[] UNIFORM = {new Spans(0, null), new Spans(1, null), new Spans(2, null)};
+
+    /** Entries per peer when every peer has as many, else 0. */
+    int width() {
+      return ends == null ? perPeer : 0;
+    }
 
     int start(int peer) {
       return ends == null ? peer * perPeer : peer == 0 ? 0 : ends[peer - 1];
@@ -180,9 +215,10 @@ public final class ConnectivityReport {
 
   /**
    * A number column: the one value when every entry carries it; else thousandths in ints when every value has at most
-   * three decimals (ping prints round-trip times to the microsecond), else the doubles.
+   * three decimals (ping prints round-trip times to the microsecond), in chars when none is over 65.535 (a LAN's
+   * round trips are well under a millisecond), else the doubles.
    */
-  private record Numbers(double same, int[] thousandths, double[] values) {
+  private record Numbers(double same, char[] small, int[] thousandths, double[] values) {
     static Numbers of(double[] values) {
       boolean uniform = true;
       boolean inThousandths = true;
@@ -193,48 +229,64 @@ public final class ConnectivityReport {
       }
       if (uniform) {
         double v = values.length == 0 ? 0 : values[0];
-        return Double.compare(v, 0) == 0 ? ZERO : new Numbers(v, null, null);
+        return Double.compare(v, 0) == 0 ? ZERO : new Numbers(v, null, null, null);
       }
       if (inThousandths) {
         int[] t = new int[values.length];
+        int max = 0;
         for (int i = 0; i < values.length; i++) {
           t[i] = (int) Math.round(values[i] * 1000);
+          max = Math.max(max, t[i]);
         }
-        return new Numbers(0, t, null);
+        if (max <= Character.MAX_VALUE) {
+          char[] c = new char[t.length];
+          for (int i = 0; i < t.length; i++) {
+            c[i] = (char) t[i];
+          }
+          return new Numbers(0, c, null, null);
+        }
+        return new Numbers(0, null, t, null);
       }
-      return new Numbers(0, null, values);
+      return new Numbers(0, null, null, values);
     }
 
-    private static final Numbers ZERO = new Numbers(0, null, null);
+    private static final Numbers ZERO = new Numbers(0, null, null, null);
 
     double at(int entry) {
-      return thousandths != null ? thousandths[entry] / 1000.0 : values != null ? values[entry] : same;
+      return small != null ? small[entry] / 1000.0 : thousandths != null ? thousandths[entry] / 1000.0
+          : values != null ? values[entry] : same;
     }
 
     @Override
     public boolean equals(Object o) {
-      return o instanceof Numbers x && Double.compare(same, x.same) == 0 && Arrays.equals(thousandths, x.thousandths)
-          && Arrays.equals(values, x.values);
+      return o instanceof Numbers x && Double.compare(same, x.same) == 0 && Arrays.equals(small, x.small)
+          && Arrays.equals(thousandths, x.thousandths) && Arrays.equals(values, x.values);
     }
 
     @Override
     public int hashCode() {
-      return Double.hashCode(same) + 31 * (Arrays.hashCode(thousandths) + 31 * Arrays.hashCode(values));
+      return Double.hashCode(same)
+          + 31 * (Arrays.hashCode(small) + 31 * (Arrays.hashCode(thousandths) + 31 * Arrays.hashCode(values)));
     }
   }
 
+  /** The peer ids as held (for tests of the sharing). */
+  Object peerColumn() {
+    return peerIds;
+  }
+
   public int peerCount() {
-    return peerIds.length;
+    return PeerColumns.length(peerIds);
   }
 
   /** The peer's host id; null when the agent named none. */
   public UUID peerId(int peer) {
-    return peerIds[peer];
+    return (UUID) PeerColumns.at(peerIds, peer);
   }
 
   /** Whether the peer is the given host. */
   public boolean peerIs(int peer, UUID id) {
-    UUID p = peerIds[peer];
+    UUID p = peerId(peer);
     return id != null && p != null && (p == id || p.equals(id));
   }
 
@@ -335,15 +387,25 @@ public final class ConnectivityReport {
     if (a == b) {
       return true;
     }
-    if (a == null || b == null || !Arrays.equals(a.peerIds, b.peerIds) || !a.l2.equals(b.l2) || !a.l3.equals(b.l3)
-        || !a.l2Successful.equals(b.l2Successful) || !a.l3Successful.equals(b.l3Successful)) {
+    if (a == null || b == null || a.peerCount() != b.peerCount() || !a.l2.equals(b.l2) || !a.l3.equals(b.l3)
+        || !a.l2Successful.equals(b.l2Successful) || !a.l3Successful.equals(b.l3Successful)
+        || !PeerColumns.same(a.peerIds, b.peerIds, a.peerCount())) {
       return false;
     }
-    return sameTexts(a.l2RemoteIp, b.l2RemoteIp) && sameTexts(a.l3RemoteIp, b.l3RemoteIp);
+    return PeerColumns.same(a.l2RemoteIp, b.l2RemoteIp, a.l2Entries())
+        && PeerColumns.same(a.l3RemoteIp, b.l3RemoteIp, a.l3Entries());
   }
 
-  private static boolean sameTexts(Object a, Object b) {
-    return java.util.Objects.deepEquals(a, b);
+  private int l2Entries() {
+    return peerCount() == 0 ? 0 : l2End(peerCount() - 1);
+  }
+
+  private int l3Entries() {
+    return peerCount() == 0 ? 0 : l3End(peerCount() - 1);
+  }
+
+  private int mtuEntries() {
+    return peerCount() == 0 ? 0 : mtuEnd(peerCount() - 1);
   }
 
   @Override
@@ -351,19 +413,27 @@ public final class ConnectivityReport {
     if (this == o) {
       return true;
     }
-    return o instanceof ConnectivityReport r && Arrays.equals(peerIds, r.peerIds)
-        && l2.equals(r.l2) && sameTexts(l2Nic, r.l2Nic) && sameTexts(l2OutgoingIp, r.l2OutgoingIp)
-        && sameTexts(l2RemoteIp, r.l2RemoteIp) && sameTexts(l2RemoteMac, r.l2RemoteMac)
+    if (!(o instanceof ConnectivityReport r) || peerCount() != r.peerCount() || !l2.equals(r.l2) || !l3.equals(r.l3)
+        || !mtu.equals(r.mtu)) {
+      return false;
+    }
+    int e2 = l2Entries();
+    int e3 = l3Entries();
+    int em = mtuEntries();
+    return PeerColumns.same(peerIds, r.peerIds, peerCount())
+        && PeerColumns.same(l2Nic, r.l2Nic, e2) && PeerColumns.same(l2OutgoingIp, r.l2OutgoingIp, e2)
+        && PeerColumns.same(l2RemoteIp, r.l2RemoteIp, e2) && PeerColumns.same(l2RemoteMac, r.l2RemoteMac, e2)
         && l2Successful.equals(r.l2Successful)
-        && l3.equals(r.l3) && sameTexts(l3Nic, r.l3Nic) && sameTexts(l3RemoteIp, r.l3RemoteIp)
+        && PeerColumns.same(l3Nic, r.l3Nic, e3) && PeerColumns.same(l3RemoteIp, r.l3RemoteIp, e3)
         && l3Rtt.equals(r.l3Rtt) && l3Loss.equals(r.l3Loss) && l3Successful.equals(r.l3Successful)
-        && mtu.equals(r.mtu) && sameTexts(mtuNic, r.mtuNic) && sameTexts(mtuRemoteIp, r.mtuRemoteIp)
+        && PeerColumns.same(mtuNic, r.mtuNic, em) && PeerColumns.same(mtuRemoteIp, r.mtuRemoteIp, em)
         && mtuSuccessful.equals(r.mtuSuccessful);
   }
 
   @Override
   public int hashCode() {
-    return 31 * (31 * Arrays.hashCode(peerIds) + java.util.Objects.hashCode(text(l2RemoteIp, 0))) + l3Rtt.hashCode();
+    return 31 * (31 * PeerColumns.hash(peerIds, peerCount()) + java.util.Objects.hashCode(text(l2RemoteIp, 0)))
+        + l3Rtt.hashCode();
   }
 
   @Override

@@ -60,6 +60,9 @@ public record HostSnapshot(
   public record DiskSpeed(boolean tested, int exitCode, long speedMs) {}
 
   public HostSnapshot {
+    id = dev.rendezvous.service.domain.SharedText.id(id);
+    infraEnvId = dev.rendezvous.service.domain.SharedText.id(infraEnvId);
+    clusterId = dev.rendezvous.service.domain.SharedText.id(clusterId);
     role = role == null ? HostRole.AUTO_ASSIGN : role;
     progress = progress == null ? HostProgress.NONE : progress;
     imagesStatus = imagesStatus == null ? List.of() : List.copyOf(imagesStatus);

@@ -34,7 +34,22 @@ public record Inventory(
     interfaces = listOf(interfaces);
     disks = listOf(disks);
     gpus = listOf(gpus);
-    routes = listOf(routes);
+    routes = shared(listOf(routes));
+    boot = shared(boot);
+    memory = shared(memory);
+    cpu = shared(cpu);
+  }
+
+  /**
+   * The parts a site's hosts have alike (routes, NIC flags, boot, memory, CPU, disk eligibility), one instance of each:
+   * the brain keeps every host's inventory parsed (issue 13: memory per idle host).
+   */
+  private static final dev.rendezvous.service.domain.SharedText.Values<Object> PARTS =
+      new dev.rendezvous.service.domain.SharedText.Values<>();
+
+  @SuppressWarnings("unchecked")
+  private static <T> T shared(T part) {
+    return part == null ? null : (T) PARTS.of(part);
   }
 
   public static <T> List<T> listOf(List<T> l) {
@@ -138,7 +153,7 @@ public record Inventory(
     public NetInterface {
       ipv4Addresses = listOf(ipv4Addresses);
       ipv6Addresses = listOf(ipv6Addresses);
-      flags = listOf(flags);
+      flags = shared(listOf(flags));
     }
   }
 
@@ -169,6 +184,7 @@ public record Inventory(
       InstallationEligibility installationEligibility) {
     public Disk {
       holders = listOf(holders);
+      installationEligibility = shared(installationEligibility);
     }
 
     /** Upstream common.GetDeviceIdentifier: the id field, else by-id, else by-path, else the path. */

@@ -163,4 +163,106 @@ class ConnectivityReportTest {
     assertSame(a.peerId(1), b.peerId(1));
     assertTrue(a.peerIs(1, UUID.fromString("b0000000-0000-0000-0000-000000000001")));
   }
+
+  /** Host i of a cluster of n: its report lists every other host in the cluster's order (as the planner sends). */
+  private static String clusterReport(int self, int n, java.util.Random rtt, List<Integer> order) {
+    StringBuilder b = new StringBuilder("{\"remote_hosts\":[");
+    boolean first = true;
+    for (int p : order) {
+      if (p == self) {
+        continue;
+      }
+      String ip = "10.1.0." + (10 + p);
+      String mac = String.format("52:54:00:00:01:%02x", p);
+      b.append(first ? "" : ",").append("{\"host_id\":\"").append(peer(p)).append("\",\"l2_connectivity\":[")
+          .append("{\"outgoing_nic\":\"eth0\",\"outgoing_ip_address\":\"10.1.0.").append(10 + self)
+          .append("\",\"remote_ip_address\":\"").append(ip).append("\",\"remote_mac\":\"").append(mac)
+          .append("\",\"successful\":true}],\"l3_connectivity\":[{\"outgoing_nic\":\"eth0\",\"remote_ip_address\":\"")
+          .append(ip).append("\",\"successful\":true,\"average_rtt_ms\":")
+          .append(String.format(java.util.Locale.ROOT, "%.3f", 0.2 + rtt.nextInt(400) / 1000.0))
+          .append(",\"packet_loss_percentage\":0}],\"mtu_report\":[{\"outgoing_nic\":\"eth0\",\"remote_ip_address\":\"")
+          .append(ip).append("\",\"mtu_successful\":true}]}");
+      first = false;
+    }
+    return b.append("]}").toString();
+  }
+
+  private static UUID peer(int p) {
+    return UUID.fromString(String.format("c0000000-0000-0000-0000-%012d", p));
+  }
+
+  @Test
+  void aClustersReportsAreHeldAsOneAnothersColumnsWithOnePeerSwappedAndReadBackAsSent() {
+    int n = 9;
+    java.util.Random rtt = new java.util.Random(7);
+    List<Integer> order = java.util.stream.IntStream.range(0, n).boxed().toList();
+    List<ConnectivityReport> reports = new java.util.ArrayList<>();
+    for (int self : List.of(4, 0, 8, 1, 2, 3, 5, 6, 7)) { // the first one parsed is the others' base
+      String json = clusterReport(self, n, rtt, order);
+      ConnectivityReport r = StepOutputs.connectivity(json);
+      reports.add(r);
+      assertEquals(n - 1, r.peerCount());
+      int k = 0;
+      for (int p = 0; p < n; p++) {
+        if (p == self) {
+          continue;
+        }
+        assertEquals(peer(p), r.peerId(k));
+        assertEquals("10.1.0." + (10 + p), r.l2RemoteIpAddress(k));
+        assertEquals("10.1.0." + (10 + p), r.l3RemoteIpAddress(k));
+        assertEquals("10.1.0." + (10 + p), r.mtuRemoteIpAddress(k));
+        assertEquals(String.format("52:54:00:00:01:%02x", p), r.remoteHosts().get(k).l2Connectivity().get(0).remoteMac());
+        k++;
+      }
+      // as sent, and equal to itself parsed again
+      ConnectivityReport again = StepOutputs.connectivity(StepOutputs.toJson(r));
+      assertEquals(r, again);
+      assertEquals(again, r);
+      assertEquals(r.hashCode(), again.hashCode());
+      assertEquals(r.remoteHosts(), new ConnectivityReport(r.remoteHosts()).remoteHosts());
+      assertTrue(ConnectivityReport.sameReach(r, again));
+    }
+    assertTrue(reports.get(0).peerColumn() instanceof Object[]);
+    for (ConnectivityReport r : reports.subList(1, n)) {
+      assertTrue(r.peerColumn() instanceof PeerColumns.Swapped, "held against the first report of the cluster");
+    }
+    assertFalse(ConnectivityReport.sameReach(reports.get(1), reports.get(2))); // other hosts, other peers
+    // another order of the same peers: read back as sent (held in full)
+    List<Integer> shuffled = new java.util.ArrayList<>(order);
+    java.util.Collections.reverse(shuffled);
+    ConnectivityReport reversed = StepOutputs.connectivity(clusterReport(3, n, rtt, shuffled));
+    assertEquals(peer(8), reversed.peerId(0));
+    assertEquals("10.1.0.18", reversed.l2RemoteIpAddress(0));
+    assertEquals(peer(0), reversed.peerId(n - 2));
+  }
+
+  @Test
+  void aColumnIsFoundAsAnotherWithOneRunSwappedWhereverTheRunsAre() {
+    Object[] base = {"a", "b", "c", "d", "e", "f"};
+    // one entry each way, the run that left before or after the one that came in
+    for (Object[] t : List.of(new Object[] {"a", "c", "d", "x", "e", "f"}, new Object[] {"x", "a", "b", "c", "e", "f"},
+        new Object[] {"b", "c", "d", "e", "f", "x"}, new Object[] {"x", "b", "c", "d", "e", "f"})) {
+      Object col = PeerColumns.against(base, t, 1);
+      assertTrue(col instanceof PeerColumns.Swapped, java.util.Arrays.toString(t));
+      for (int k = 0; k < t.length; k++) {
+        assertEquals(t[k], PeerColumns.at(col, k));
+      }
+      assertTrue(PeerColumns.same(col, t, t.length));
+    }
+    // runs of two (two entries per peer)
+    Object[] t2 = {"a", "b", "e", "f", "x", "y"};
+    Object col2 = PeerColumns.against(base, t2, 2);
+    assertTrue(col2 instanceof PeerColumns.Swapped);
+    for (int k = 0; k < t2.length; k++) {
+      assertEquals(t2[k], PeerColumns.at(col2, k));
+    }
+    // equal: the base itself; two changes apart, or another length: the column as it was
+    assertSame(base, PeerColumns.against(base, base.clone(), 1));
+    Object[] twoChanges = {"x", "b", "c", "y", "e", "f"};
+    assertSame(twoChanges, PeerColumns.against(base, twoChanges, 1));
+    Object[] shorter = {"a", "b"};
+    assertSame(shorter, PeerColumns.against(base, shorter, 1));
+    assertFalse(PeerColumns.same(PeerColumns.against(base, new Object[] {"a", "c", "d", "x", "e", "f"}, 1),
+        new Object[] {"a", "c", "d", "y", "e", "f"}, 6));
+  }
 }
