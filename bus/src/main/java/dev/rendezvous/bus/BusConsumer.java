@@ -54,7 +54,9 @@ import org.slf4j.LoggerFactory;
  *       A record that does not decode, or whose payload type this build does not know, is logged and skipped
  *       at once. The partition never wedges and the consumer thread never dies of a handler error.</li>
  *   <li><b>Back-pressure</b>: a partition with {@link Builder#maxBufferedPerPartition} fetched-but-unhandled
- *       records is paused until half of them are handled.</li>
+ *       records, or {@link Builder#maxBufferedBytesPerPartition} bytes of them, is paused until half of them are
+ *       handled: a lagging handler's backlog waits on the broker's disk, not in the heap (one 1,000-host cluster's
+ *       connectivity replies are ~300 KB each: 1,000 of them were 200-300 MB of heap).</li>
  *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
  *       in it (up to the batch size, in order) as one list; the guarantees above hold for the batch as a whole. A
  *       batch that still fails after its retries is split: its records are handled again one by one (each with its
@@ -98,6 +100,7 @@ public final class BusConsumer implements AutoCloseable {
     private volatile boolean running = true;
     /** Records on the broker not yet handled here (lag of the owned partitions plus fetched-but-unhandled). */
     private volatile long backlog;
+    private volatile long bufferedBytes;
     /** Snapshot of the partitions currently owned, replaced by the poll thread on every change. */
     private volatile java.util.Set<TopicPartition> assignment = java.util.Set.of();
 
@@ -180,6 +183,11 @@ public final class BusConsumer implements AutoCloseable {
      */
     public long backlog() {
         return backlog;
+    }
+
+    /** The bytes of the records fetched but not yet handled, as of the last poll (bounded per partition). */
+    public long bufferedBytes() {
+        return bufferedBytes;
     }
 
     /** The partitions this consumer currently owns (an immutable snapshot; a new object after every change). */
@@ -286,8 +294,13 @@ public final class BusConsumer implements AutoCloseable {
                 continue; // revoked between fetch and here: the new owner reads it
             }
             ps.buffered++;
+            ps.bufferedBytes += size(record);
             ps.lane.queue.add(new Pending(record, ps));
         }
+    }
+
+    private static long size(ConsumerRecord<String, byte[]> record) {
+        return Math.max(0, record.serializedValueSize()) + Math.max(0, record.serializedKeySize());
     }
 
     /** Handles completions and starts the next record of every idle lane, until nothing moves. */
@@ -512,6 +525,7 @@ public final class BusConsumer implements AutoCloseable {
         p.running = false;
         PartitionState ps = p.ps;
         ps.buffered--;
+        ps.bufferedBytes -= size(p.record);
         ps.nextOffset = p.record.offset() + 1;
         ps.dirty = true;
         if (ps.lane.inFlight == p) {
@@ -538,16 +552,23 @@ public final class BusConsumer implements AutoCloseable {
             }
         }
         backlog = total;
+        long bytes = 0;
+        for (PartitionState ps : partitions.values()) {
+            bytes += ps.bufferedBytes;
+        }
+        bufferedBytes = bytes;
     }
 
     private void applyBackPressure() {
         List<TopicPartition> pause = new ArrayList<>();
         List<TopicPartition> resume = new ArrayList<>();
         for (PartitionState ps : partitions.values()) {
-            if (!ps.paused && ps.buffered >= config.maxBufferedPerPartition) {
+            if (!ps.paused && (ps.buffered >= config.maxBufferedPerPartition
+                    || ps.bufferedBytes >= config.maxBufferedBytesPerPartition)) {
                 ps.paused = true;
                 pause.add(ps.tp);
-            } else if (ps.paused && ps.buffered <= config.maxBufferedPerPartition / 2) {
+            } else if (ps.paused && ps.buffered <= config.maxBufferedPerPartition / 2
+                    && ps.bufferedBytes <= config.maxBufferedBytesPerPartition / 2) {
                 ps.paused = false;
                 resume.add(ps.tp);
             }
@@ -762,6 +783,7 @@ public final class BusConsumer implements AutoCloseable {
         boolean paused;
         boolean revoked;
         int buffered;
+        long bufferedBytes;
 
         PartitionState(TopicPartition tp, Lane lane) {
             this.tp = tp;
@@ -860,6 +882,7 @@ public final class BusConsumer implements AutoCloseable {
         private Duration commitInterval = Duration.ofMillis(200);
         private Duration pollTimeout = Duration.ofMillis(500);
         private int maxBufferedPerPartition = 1000;
+        private long maxBufferedBytesPerPartition = 16L << 20;
         private boolean orderAcrossTopics;
         private final Map<String, Object> overrides = new HashMap<>();
 
@@ -951,6 +974,12 @@ public final class BusConsumer implements AutoCloseable {
 
         public Builder maxBufferedPerPartition(int max) {
             this.maxBufferedPerPartition = Math.max(2, max);
+            return this;
+        }
+
+        /** Fetched-but-unhandled bytes (keys and values) of one partition before it is paused (default 16 MiB). */
+        public Builder maxBufferedBytesPerPartition(long max) {
+            this.maxBufferedBytesPerPartition = Math.max(2, max);
             return this;
         }
 

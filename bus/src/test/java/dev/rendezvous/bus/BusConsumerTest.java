@@ -7,6 +7,7 @@ import static dev.rendezvous.bus.TestSupport.seq;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.rendezvous.bus.event.StepReplyReceived;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,6 +99,47 @@ class BusConsumerTest {
         for (String key : keys) {
             assertEquals(expected, seen.get(key), key);
         }
+    }
+
+    @Test
+    void aLaggingHandlersBacklogWaitsOnTheBrokerNotInTheHeapAndNothingIsLost() throws Exception {
+        String topic = SharedKafka.newTopic("bytes", 1);
+        int count = 60;
+        List<BusEvent> events = new ArrayList<>();
+        java.util.Random random = new java.util.Random(3);
+        for (int i = 0; i < count; i++) {
+            // ~100 KB each (a large cluster's connectivity replies are bigger still), random so that the producer's
+            // compression does not shrink a fetch (the broker's fetch size counts compressed bytes)
+            StringBuilder text = new StringBuilder(100_000);
+            for (int k = 0; k < 100_000; k++) {
+                text.append((char) ('a' + random.nextInt(26)));
+            }
+            String output = text.toString();
+            events.add(BusEvent.of("cluster-big", "infra", "host-" + i,
+                    new StepReplyReceived("connectivity-check", "connectivity-check-" + i, 0, output, null)));
+        }
+        publishAll(topic, events);
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        AtomicInteger handled = new AtomicInteger();
+        long bound = 1L << 20;
+        long most = 0;
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("bytes-" + System.nanoTime())
+                .topics(List.of(topic)).maxBufferedBytesPerPartition(bound)
+                .handler(e -> gate.thenRun(handled::incrementAndGet)).start()) {
+            // the first record's handler does not finish: everything fetched meanwhile stays buffered
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);
+            while (System.nanoTime() < until) {
+                most = Math.max(most, consumer.bufferedBytes());
+                Thread.sleep(20);
+            }
+            assertTrue(most > 0, "records were fetched");
+            // paused at the bound: at most what one more fetch brought (max.partition.fetch.bytes: 1 MiB compressed)
+            assertTrue(most <= bound + (2L << 20), "buffered " + most + " bytes, bound " + bound);
+            assertTrue(most < count * 100_000L, "not the whole backlog: " + most);
+            gate.complete(null);
+            await(WAIT, () -> handled.get() == count, () -> handled.get() + " of " + count + " handled");
+        }
+        assertEquals(count, handled.get());
     }
 
     @Test

@@ -29,6 +29,7 @@ import java.util.UUID;
  * ...), which allocates nothing; {@link #remoteHosts()} rebuilds the records for JSON and for tests.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@com.fasterxml.jackson.databind.annotation.JsonDeserialize(using = ConnectivityEntries.Reader.class)
 @JsonAutoDetect(getterVisibility = JsonAutoDetect.Visibility.NONE,
     isGetterVisibility = JsonAutoDetect.Visibility.NONE, fieldVisibility = JsonAutoDetect.Visibility.NONE)
 public final class ConnectivityReport {
@@ -53,71 +54,36 @@ public final class ConnectivityReport {
 
   @JsonCreator
   public ConnectivityReport(@JsonProperty("remote_hosts") List<RemoteHost> remoteHosts) {
-    List<RemoteHost> peers = Inventory.listOf(remoteHosts);
-    int n = peers.size();
-    Object[] ids = new Object[n];
-    int[] l2Ends = new int[n];
-    int[] l3Ends = new int[n];
-    int[] mtuEnds = new int[n];
-    int k2 = 0;
-    int k3 = 0;
-    int km = 0;
-    for (int p = 0; p < n; p++) {
-      RemoteHost r = peers.get(p);
-      ids[p] = SharedText.id(r.hostId()); // the same few per cluster, as the hosts' own ids
-      k2 += r.l2Connectivity().size();
-      k3 += r.l3Connectivity().size();
-      km += r.mtuReport().size();
-      l2Ends[p] = k2;
-      l3Ends[p] = k3;
-      mtuEnds[p] = km;
-    }
-    l2 = Spans.of(l2Ends);
-    l3 = Spans.of(l3Ends);
-    mtu = Spans.of(mtuEnds);
-    String[] nic2 = new String[k2];
-    String[] out2 = new String[k2];
-    String[] ip2 = new String[k2];
-    String[] mac2 = new String[k2];
-    l2Successful = new BitSet(k2);
-    String[] nic3 = new String[k3];
-    String[] ip3 = new String[k3];
-    double[] rtt = new double[k3];
-    double[] loss = new double[k3];
-    l3Successful = new BitSet(k3);
-    String[] nicM = new String[km];
-    String[] ipM = new String[km];
-    mtuSuccessful = new BitSet(km);
-    k2 = 0;
-    k3 = 0;
-    km = 0;
-    for (RemoteHost r : peers) {
-      for (L2 e : r.l2Connectivity()) {
-        nic2[k2] = e.outgoingNic();
-        out2[k2] = e.outgoingIpAddress();
-        ip2[k2] = e.remoteIpAddress();
-        mac2[k2] = e.remoteMac();
-        l2Successful.set(k2++, e.successful());
-      }
-      for (L3 e : r.l3Connectivity()) {
-        nic3[k3] = e.outgoingNic();
-        ip3[k3] = e.remoteIpAddress();
-        rtt[k3] = e.averageRttMs();
-        loss[k3] = e.packetLossPercentage();
-        l3Successful.set(k3++, e.successful());
-      }
-      for (Mtu e : r.mtuReport()) {
-        nicM[km] = e.outgoingNic();
-        ipM[km] = e.remoteIpAddress();
-        mtuSuccessful.set(km++, e.mtuSuccessful());
-      }
-    }
-    l2Nic = texts(nic2);
-    l2OutgoingIp = texts(out2);
-    l3Nic = texts(nic3);
+    this(ConnectivityEntries.of(Inventory.listOf(remoteHosts)));
+  }
+
+  /** The report of entries read peer by peer (from records, or streamed from JSON by {@link ConnectivityEntries}). */
+  ConnectivityReport(ConnectivityEntries e) {
+    int n = e.peerCount();
+    Object[] ids = e.ids();
+    l2 = Spans.of(e.l2Ends());
+    l3 = Spans.of(e.l3Ends());
+    mtu = Spans.of(e.mtuEnds());
+    String[] nic2 = e.nic2();
+    String[] out2 = e.out2();
+    String[] ip2 = e.ip2();
+    String[] mac2 = e.mac2();
+    l2Successful = e.ok2();
+    String[] nic3 = e.nic3();
+    String[] ip3 = e.ip3();
+    double[] rtt = e.rtt();
+    double[] loss = e.loss();
+    l3Successful = e.ok3();
+    String[] nicM = e.nicM();
+    String[] ipM = e.ipM();
+    mtuSuccessful = e.okM();
+    l2Nic = kept(texts(nic2), null);
+    l2OutgoingIp = kept(texts(out2), null);
+    l3Nic = kept(texts(nic3), null);
     l3Rtt = Numbers.of(rtt);
     l3Loss = Numbers.of(loss);
-    mtuNic = texts(nicM);
+    mtuNic = kept(texts(nicM), null);
+    // the per-peer columns are shared (interned) only for what they keep: most are views of another report's
     Object ip2Column = texts(ip2);
     Object mac2Column = texts(mac2);
     // the same peer addresses are usually checked on every layer: one column for all of them then
@@ -127,11 +93,11 @@ public final class ConnectivityReport {
     PeerColumns.Base shared = n >= PeerColumns.MIN_PEERS ? PeerColumns.baseFor(ids) : null;
     Object peerColumn = shared == null ? ids : PeerColumns.against(shared.peers(), ids, 1);
     if (shared == null || peerColumn == ids) {
-      peerIds = ids;
-      l2RemoteIp = ip2Column;
-      l2RemoteMac = mac2Column;
-      l3RemoteIp = ip3Column;
-      mtuRemoteIp = ipMColumn;
+      peerIds = kept(ids, null);
+      l2RemoteIp = kept(ip2Column, null);
+      l2RemoteMac = kept(mac2Column, null);
+      l3RemoteIp = ip3Column == ip2Column ? l2RemoteIp : kept(ip3Column, null);
+      mtuRemoteIp = ipMColumn == ip2Column ? l2RemoteIp : ipMColumn == ip3Column ? l3RemoteIp : kept(ipMColumn, null);
       base = n >= PeerColumns.MIN_PEERS
           ? new PeerColumns.Base(ids, new Object[][] {array(ip2Column), array(mac2Column), array(ip3Column),
               array(ipMColumn)})
@@ -140,15 +106,48 @@ public final class ConnectivityReport {
         PeerColumns.register(base);
       }
     } else {
-      peerIds = peerColumn;
+      peerIds = kept(peerColumn, shared.peers());
       base = shared;
       Object[][] c = shared.columns();
-      l2RemoteIp = PeerColumns.against(c[0], ip2Column, l2.width());
-      l2RemoteMac = PeerColumns.against(c[1], mac2Column, l2.width());
-      l3RemoteIp = ip3Column == ip2Column ? l2RemoteIp : PeerColumns.against(c[2], ip3Column, l3.width());
+      l2RemoteIp = kept(PeerColumns.against(c[0], ip2Column, l2.width()), c[0]);
+      l2RemoteMac = kept(PeerColumns.against(c[1], mac2Column, l2.width()), c[1]);
+      l3RemoteIp = ip3Column == ip2Column ? l2RemoteIp
+          : kept(PeerColumns.against(c[2], ip3Column, l3.width()), c[2]);
       mtuRemoteIp = ipMColumn == ip2Column ? l2RemoteIp : ipMColumn == ip3Column ? l3RemoteIp
-          : PeerColumns.against(c[3], ipMColumn, mtu.width());
+          : kept(PeerColumns.against(c[3], ipMColumn, mtu.width()), c[3]);
     }
+  }
+
+  /**
+   * A column as the report keeps it: its texts and ids one shared instance each (every report of a cluster names the
+   * same peers, addresses and MACs). {@code base}'s own array is shared already; of a view only the entries it adds.
+   */
+  private static Object kept(Object column, Object[] base) {
+    if (column == base) {
+      return column;
+    }
+    if (column instanceof Object[] a) {
+      for (int k = 0; k < a.length; k++) {
+        a[k] = shared(a[k]);
+      }
+      return a;
+    }
+    if (column instanceof PeerColumns.Swapped v) {
+      Object in = v.inserted();
+      if (in instanceof Object[] run) {
+        for (int k = 0; k < run.length; k++) {
+          run[k] = shared(run[k]);
+        }
+      } else {
+        in = shared(in);
+      }
+      return new PeerColumns.Swapped(v.base(), v.removeAt(), v.insertAt(), v.width(), in);
+    }
+    return column; // one value: shared already (texts)
+  }
+
+  private static Object shared(Object value) {
+    return value instanceof UUID id ? SharedText.id(id) : value instanceof String s ? SharedText.of(s) : value;
   }
 
   private static Object[] array(Object column) {
@@ -156,15 +155,12 @@ public final class ConnectivityReport {
   }
 
   /**
-   * A text column: the one value when every entry carries it (or there are none), else the array; its texts shared
-   * (every report of a cluster names the same peers' addresses and MACs).
+   * A text column: the one value (shared) when every entry carries it (or there are none), else the array, its texts
+   * shared by {@link #kept} once it is known which it keeps.
    */
   private static Object texts(String[] values) {
     for (int i = 1; i < values.length; i++) {
       if (!java.util.Objects.equals(values[i], values[0])) {
-        for (int k = 0; k < values.length; k++) {
-          values[k] = SharedText.of(values[k]);
-        }
         return values;
       }
     }

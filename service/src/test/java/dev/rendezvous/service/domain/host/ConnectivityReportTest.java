@@ -265,4 +265,56 @@ class ConnectivityReportTest {
     assertFalse(PeerColumns.same(PeerColumns.against(base, new Object[] {"a", "c", "d", "x", "e", "f"}, 1),
         new Object[] {"a", "c", "d", "y", "e", "f"}, 6));
   }
+
+  @Test
+  void theStreamedReportEqualsTheOneBuiltFromRecords() {
+    ConnectivityReport streamed = StepOutputs.connectivity(REPORT);
+    ConnectivityReport fromRecords = new ConnectivityReport(streamed.remoteHosts());
+    assertEquals(fromRecords, streamed);
+    assertEquals(fromRecords.remoteHosts(), streamed.remoteHosts());
+    // field order, unknown fields (objects and arrays too), null entries and lists, texts given as numbers
+    ConnectivityReport loose = StepOutputs.connectivity("""
+        {"extra":{"a":[1,{"b":2}]},"remote_hosts":[null,
+          {"l3_connectivity":[{"average_rtt_ms":"0.5","successful":true,"unknown":[1,2],"remote_ip_address":"10.0.0.9",
+                               "packet_loss_percentage":null,"outgoing_nic":7}],
+           "mtu_report":null,"l2_connectivity":[null],"host_id":"a0000000-0000-0000-0000-000000000002"}]}
+        """);
+    assertEquals(1, loose.peerCount());
+    assertEquals(A, loose.peerId(0));
+    assertEquals(0, loose.l2End(0));
+    assertEquals(List.of(0, 1), List.of(loose.l3Start(0), loose.l3End(0)));
+    assertEquals(0.5, loose.l3AverageRttMs(0));
+    assertEquals(0.0, loose.l3PacketLossPercentage(0));
+    assertEquals("10.0.0.9", loose.l3RemoteIpAddress(0));
+    assertEquals("7", loose.remoteHosts().get(0).l3Connectivity().get(0).outgoingNic());
+    assertEquals(0, StepOutputs.connectivity("{\"remote_hosts\":null}").peerCount());
+    assertEquals(0, StepOutputs.connectivity("{}").peerCount());
+  }
+
+  @Test
+  void aValueOfTheWrongTypeIsRefusedNamingItsPath() {
+    var e = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.rendezvous.service.domain.planning.InvalidStepOutputException.class,
+        () -> StepOutputs.connectivity("{\"remote_hosts\":[{\"l2_connectivity\":[]},{\"l3_connectivity\":"
+            + "[{\"average_rtt_ms\":0.1},{\"average_rtt_ms\":{\"x\":1}}]}]}"));
+    assertEquals("connectivity.remote_hosts.[1].l3_connectivity.[1].average_rtt_ms", e.field());
+    var id = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.rendezvous.service.domain.planning.InvalidStepOutputException.class,
+        () -> StepOutputs.connectivity("{\"remote_hosts\":[{\"host_id\":\"not-a-uuid\"}]}"));
+    assertEquals("connectivity.remote_hosts.[0].host_id", id.field());
+    var list = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.rendezvous.service.domain.planning.InvalidStepOutputException.class,
+        () -> StepOutputs.connectivity("{\"remote_hosts\":{\"host_id\":1}}"));
+    assertEquals("connectivity.remote_hosts", list.field());
+    var entry = org.junit.jupiter.api.Assertions.assertThrows(
+        dev.rendezvous.service.domain.planning.InvalidStepOutputException.class,
+        () -> StepOutputs.connectivity("{\"remote_hosts\":[{\"mtu_report\":[true]}]}"));
+    assertEquals("connectivity.remote_hosts.[0].mtu_report.[0]", entry.field());
+    org.junit.jupiter.api.Assertions.assertThrows(
+        dev.rendezvous.service.domain.planning.InvalidStepOutputException.class,
+        () -> StepOutputs.connectivity("[1]"));
+    org.junit.jupiter.api.Assertions.assertThrows(
+        dev.rendezvous.service.domain.planning.InvalidStepOutputException.class,
+        () -> StepOutputs.connectivity("{\"remote_hosts\":[{\"l2_connectivity\":[{\"successful\":tru"));
+  }
 }
