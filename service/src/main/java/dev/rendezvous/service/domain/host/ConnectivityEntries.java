@@ -17,27 +17,27 @@ import java.util.UUID;
  * measurement (a 1,000-host cluster's report is ~3,000 of them, and every host sends one per refresh).
  */
 final class ConnectivityEntries {
-  private int peers;
-  private Object[] ids = new Object[16];
-  private int[] l2Ends = new int[16];
-  private int[] l3Ends = new int[16];
-  private int[] mtuEnds = new int[16];
-  private int k2;
-  private String[] nic2 = new String[16];
-  private String[] out2 = new String[16];
-  private String[] ip2 = new String[16];
-  private String[] mac2 = new String[16];
-  private final BitSet ok2 = new BitSet();
-  private int k3;
-  private String[] nic3 = new String[16];
-  private String[] ip3 = new String[16];
-  private double[] rtt = new double[16];
-  private double[] loss = new double[16];
-  private final BitSet ok3 = new BitSet();
-  private int km;
-  private String[] nicM = new String[16];
-  private String[] ipM = new String[16];
-  private final BitSet okM = new BitSet();
+  int peers;
+  Object[] ids = new Object[16];
+  int[] l2Ends = new int[16];
+  int[] l3Ends = new int[16];
+  int[] mtuEnds = new int[16];
+  int k2;
+  String[] nic2 = new String[16];
+  String[] out2 = new String[16];
+  String[] ip2 = new String[16];
+  String[] mac2 = new String[16];
+  final BitSet ok2 = new BitSet();
+  int k3;
+  String[] nic3 = new String[16];
+  String[] ip3 = new String[16];
+  double[] rtt = new double[16];
+  double[] loss = new double[16];
+  final BitSet ok3 = new BitSet();
+  int km;
+  String[] nicM = new String[16];
+  String[] ipM = new String[16];
+  final BitSet okM = new BitSet();
 
   static ConnectivityEntries of(List<ConnectivityReport.RemoteHost> remoteHosts) {
     ConnectivityEntries e = new ConnectivityEntries();
@@ -111,76 +111,9 @@ final class ConnectivityEntries {
     mtuEnds[peers++] = km;
   }
 
-  int peerCount() {
-    return peers;
-  }
-
-  Object[] ids() {
-    return Arrays.copyOf(ids, peers);
-  }
-
-  int[] l2Ends() {
-    return Arrays.copyOf(l2Ends, peers);
-  }
-
-  int[] l3Ends() {
-    return Arrays.copyOf(l3Ends, peers);
-  }
-
-  int[] mtuEnds() {
-    return Arrays.copyOf(mtuEnds, peers);
-  }
-
-  String[] nic2() {
-    return Arrays.copyOf(nic2, k2);
-  }
-
-  String[] out2() {
-    return Arrays.copyOf(out2, k2);
-  }
-
-  String[] ip2() {
-    return Arrays.copyOf(ip2, k2);
-  }
-
-  String[] mac2() {
-    return Arrays.copyOf(mac2, k2);
-  }
-
-  BitSet ok2() {
-    return BitSet.valueOf(ok2.toLongArray()); // no spare words: the cache keeps it
-  }
-
-  String[] nic3() {
-    return Arrays.copyOf(nic3, k3);
-  }
-
-  String[] ip3() {
-    return Arrays.copyOf(ip3, k3);
-  }
-
-  double[] rtt() {
-    return Arrays.copyOf(rtt, k3);
-  }
-
-  double[] loss() {
-    return Arrays.copyOf(loss, k3);
-  }
-
-  BitSet ok3() {
-    return BitSet.valueOf(ok3.toLongArray()); // no spare words: the cache keeps it
-  }
-
-  String[] nicM() {
-    return Arrays.copyOf(nicM, km);
-  }
-
-  String[] ipM() {
-    return Arrays.copyOf(ipM, km);
-  }
-
-  BitSet okM() {
-    return BitSet.valueOf(okM.toLongArray()); // no spare words: the cache keeps it
+  /** No spare words: the cache keeps it. */
+  static BitSet trim(BitSet bits) {
+    return BitSet.valueOf(bits.toLongArray());
   }
 
   /**

@@ -59,24 +59,24 @@ public final class ConnectivityReport {
 
   /** The report of entries read peer by peer (from records, or streamed from JSON by {@link ConnectivityEntries}). */
   ConnectivityReport(ConnectivityEntries e) {
-    int n = e.peerCount();
-    Object[] ids = e.ids();
-    l2 = Spans.of(e.l2Ends());
-    l3 = Spans.of(e.l3Ends());
-    mtu = Spans.of(e.mtuEnds());
-    String[] nic2 = e.nic2();
-    String[] out2 = e.out2();
-    String[] ip2 = e.ip2();
-    String[] mac2 = e.mac2();
-    l2Successful = e.ok2();
-    String[] nic3 = e.nic3();
-    String[] ip3 = e.ip3();
-    double[] rtt = e.rtt();
-    double[] loss = e.loss();
-    l3Successful = e.ok3();
-    String[] nicM = e.nicM();
-    String[] ipM = e.ipM();
-    mtuSuccessful = e.okM();
+    int n = e.peers;
+    Object[] ids = Arrays.copyOf(e.ids, n);
+    l2 = Spans.of(Arrays.copyOf(e.l2Ends, n));
+    l3 = Spans.of(Arrays.copyOf(e.l3Ends, n));
+    mtu = Spans.of(Arrays.copyOf(e.mtuEnds, n));
+    String[] nic2 = Arrays.copyOf(e.nic2, e.k2);
+    String[] out2 = Arrays.copyOf(e.out2, e.k2);
+    String[] ip2 = Arrays.copyOf(e.ip2, e.k2);
+    String[] mac2 = Arrays.copyOf(e.mac2, e.k2);
+    l2Successful = ConnectivityEntries.trim(e.ok2);
+    String[] nic3 = Arrays.copyOf(e.nic3, e.k3);
+    String[] ip3 = Arrays.copyOf(e.ip3, e.k3);
+    double[] rtt = Arrays.copyOf(e.rtt, e.k3);
+    double[] loss = Arrays.copyOf(e.loss, e.k3);
+    l3Successful = ConnectivityEntries.trim(e.ok3);
+    String[] nicM = Arrays.copyOf(e.nicM, e.km);
+    String[] ipM = Arrays.copyOf(e.ipM, e.km);
+    mtuSuccessful = ConnectivityEntries.trim(e.okM);
     l2Nic = kept(texts(nic2), null);
     l2OutgoingIp = kept(texts(out2), null);
     l3Nic = kept(texts(nic3), null);
