@@ -55,7 +55,8 @@ import org.slf4j.LoggerFactory;
  *       at once. The partition never wedges and the consumer thread never dies of a handler error.</li>
  *   <li><b>Back-pressure</b>: a partition with {@link Builder#maxBufferedPerPartition} fetched-but-unhandled
  *       records, or {@link Builder#maxBufferedBytesPerPartition} bytes of them, is paused until half of them are
- *       handled: a lagging handler's backlog waits on the broker's disk, not in the heap (one 1,000-host cluster's
+ *       handled, and while all partitions together hold {@link Builder#maxBufferedBytes} every partition holding any
+ *       is: a lagging handler's backlog waits on the broker's disk, not in the heap (one 1,000-host cluster's
  *       connectivity replies are ~300 KB each: 1,000 of them were 200-300 MB of heap).</li>
  *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
  *       in it (up to the batch size, in order) as one list; the guarantees above hold for the batch as a whole. A
@@ -562,13 +563,19 @@ public final class BusConsumer implements AutoCloseable {
     private void applyBackPressure() {
         List<TopicPartition> pause = new ArrayList<>();
         List<TopicPartition> resume = new ArrayList<>();
+        long total = 0;
+        for (PartitionState ps : partitions.values()) {
+            total += ps.bufferedBytes;
+        }
+        boolean full = total >= config.maxBufferedBytes;
+        boolean roomAgain = total <= config.maxBufferedBytes / 2;
         for (PartitionState ps : partitions.values()) {
             if (!ps.paused && (ps.buffered >= config.maxBufferedPerPartition
-                    || ps.bufferedBytes >= config.maxBufferedBytesPerPartition)) {
+                    || ps.bufferedBytes >= config.maxBufferedBytesPerPartition || full && ps.bufferedBytes > 0)) {
                 ps.paused = true;
                 pause.add(ps.tp);
             } else if (ps.paused && ps.buffered <= config.maxBufferedPerPartition / 2
-                    && ps.bufferedBytes <= config.maxBufferedBytesPerPartition / 2) {
+                    && ps.bufferedBytes <= config.maxBufferedBytesPerPartition / 2 && roomAgain) {
                 ps.paused = false;
                 resume.add(ps.tp);
             }
@@ -882,7 +889,8 @@ public final class BusConsumer implements AutoCloseable {
         private Duration commitInterval = Duration.ofMillis(200);
         private Duration pollTimeout = Duration.ofMillis(500);
         private int maxBufferedPerPartition = 1000;
-        private long maxBufferedBytesPerPartition = 16L << 20;
+        private long maxBufferedBytesPerPartition = 64L << 20;
+        private long maxBufferedBytes = 256L << 20;
         private boolean orderAcrossTopics;
         private final Map<String, Object> overrides = new HashMap<>();
 
@@ -977,9 +985,18 @@ public final class BusConsumer implements AutoCloseable {
             return this;
         }
 
-        /** Fetched-but-unhandled bytes (keys and values) of one partition before it is paused (default 16 MiB). */
+        /**
+         * Fetched-but-unhandled bytes (keys and values) of one partition before it is paused (default 64 MiB: a batch
+         * handler gets up to that much of one key's backlog at once, ~200 replies of a 1,000-host cluster).
+         */
         public Builder maxBufferedBytesPerPartition(long max) {
             this.maxBufferedBytesPerPartition = Math.max(2, max);
+            return this;
+        }
+
+        /** Fetched-but-unhandled bytes of all partitions before every partition holding any is paused (256 MiB). */
+        public Builder maxBufferedBytes(long max) {
+            this.maxBufferedBytes = Math.max(2, max);
             return this;
         }
 

@@ -103,7 +103,12 @@ class BusConsumerTest {
 
     @Test
     void aLaggingHandlersBacklogWaitsOnTheBrokerNotInTheHeapAndNothingIsLost() throws Exception {
-        String topic = SharedKafka.newTopic("bytes", 1);
+        backlogBoundedInBytes(b -> b.maxBufferedBytesPerPartition(1L << 20)); // a partition's bound
+        backlogBoundedInBytes(b -> b.maxBufferedBytes(1L << 20)); // all partitions' bound
+    }
+
+    private void backlogBoundedInBytes(java.util.function.UnaryOperator<BusConsumer.Builder> bounded) throws Exception {
+        String topic = SharedKafka.newTopic("bytes", 2);
         int count = 60;
         List<BusEvent> events = new ArrayList<>();
         java.util.Random random = new java.util.Random(3);
@@ -123,8 +128,8 @@ class BusConsumerTest {
         AtomicInteger handled = new AtomicInteger();
         long bound = 1L << 20;
         long most = 0;
-        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("bytes-" + System.nanoTime())
-                .topics(List.of(topic)).maxBufferedBytesPerPartition(bound)
+        try (BusConsumer consumer = bounded.apply(BusConsumer.builder(SharedKafka.bootstrap())
+                .groupId("bytes-" + System.nanoTime()).topics(List.of(topic)))
                 .handler(e -> gate.thenRun(handled::incrementAndGet)).start()) {
             // the first record's handler does not finish: everything fetched meanwhile stays buffered
             long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(4);

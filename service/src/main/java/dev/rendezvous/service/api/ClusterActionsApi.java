@@ -276,7 +276,7 @@ public final class ClusterActionsApi {
     OffsetDateTime now = Times.now();
     ClusterRow row = new ClusterRow(UUID.randomUUID(), t.name(), name, version, status, info, now, spec, null, null,
         null, null, 1, now, now, state);
-    return db.withTransaction(tx -> ClusterRepository.insert(tx, row, "")
+    return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.insert(tx, row, "")
             .compose(v -> tx.preparedQuery("UPDATE clusters SET state = $2 WHERE id = $1").execute(Tuple.of(row.id(), state)))
             .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "cluster_registration_succeeded", message,
                 row.id(), null, null))))

@@ -85,6 +85,11 @@ public final class ErrorReplies {
         && (pg.getSqlState().equals("22021") || pg.getSqlState().equals("22P05"))) {
       // a character the database cannot store (U+0000) that came in some other way than a JSON body
       send(ctx, 400, null, "the request has a character that cannot be stored (U+0000)");
+    } else if (t != null && dev.rendezvous.service.db.TransientConflict.is(t)) {
+      // crossed another transaction (a deadlock, a serialization failure) on every attempt: nothing was written
+      LOG.atWarn().addKeyValue("path", ctx.normalizedPath()).log("transient conflict: " + t);
+      ctx.response().putHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));
+      send(ctx, 503, null, "a concurrent change conflicted with this request; retry later");
     } else if (t != null && DatabaseUnavailable.is(t)) {
       LOG.atWarn().addKeyValue("path", ctx.normalizedPath()).log("database unavailable: " + t);
       ctx.response().putHeader("Retry-After", Integer.toString(RETRY_AFTER_SECONDS));

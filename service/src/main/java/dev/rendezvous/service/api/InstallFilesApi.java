@@ -201,7 +201,7 @@ public final class InstallFilesApi {
       } catch (IllegalArgumentException e) {
         throw new InvalidInputException("install_config_params", e.getMessage());
       }
-      return db.withTransaction(tx -> ClusterRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.get(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
           .compose(c -> {
             if (!RestApi.CLUSTER_EDITABLE.contains(c.status())) {
@@ -272,7 +272,7 @@ public final class InstallFilesApi {
       String newFolder = body.getValue("updated_folder") == null ? folder : folder(body.getValue("updated_folder"), "updated_folder");
       String newName = body.getValue("updated_file_name") == null ? name : fileName(body.getValue("updated_file_name"), "updated_file_name");
       String newContent = body.getValue("updated_content") == null ? null : manifestContent(body.getValue("updated_content"), "updated_content");
-      return editableCluster(ctx, id).compose(c -> db.withTransaction(tx -> ManifestRepository.get(tx, id, folder, name)
+      return editableCluster(ctx, id).compose(c -> dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ManifestRepository.get(tx, id, folder, name)
           .compose(o -> {
             ManifestRepository.Manifest m = o.orElseThrow(() -> new ApiError(404, "file_name", "manifest " + folder + "/"
                 + name + " not found"));

@@ -218,7 +218,7 @@ public final class RestApi {
       String version = (String) p.remove("openshift_version");
       ClusterRow row = new ClusterRow(UUID.randomUUID(), t.name(), name, version, "insufficient",
           "Cluster is not ready for install", now, p, null, null, null, null, 1, now, now);
-      return db.withTransaction(tx -> ClusterRepository.insert(tx, row, pullSecret)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.insert(tx, row, pullSecret)
               .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "cluster_registration_succeeded",
                   "Successfully registered cluster " + name, row.id(), null, null))))
           .map(v -> {
@@ -264,7 +264,7 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       JsonObject body = Requests.body(ctx);
-      return db.withTransaction(tx -> ClusterRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.get(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
           .compose(c -> {
             if (!CLUSTER_EDITABLE.contains(c.status())) {
@@ -298,7 +298,7 @@ public final class RestApi {
     handle(ctx, 204, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "cluster_id");
-      return db.withTransaction(tx -> ClusterRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.get(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
           .compose(c -> {
             if (CLUSTER_BUSY.contains(c.status())) {
@@ -383,7 +383,7 @@ public final class RestApi {
       String pullSecret = (String) p.remove("pull_secret");
       String name = (String) p.remove("name");
       OffsetDateTime now = Times.now();
-      return db.withTransaction(tx -> {
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> {
         Future<Void> check = Future.succeededFuture();
         if (clusterId != null) {
           check = ClusterRepository.get(tx, t.name(), clusterId).map(o -> {
@@ -451,7 +451,7 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "infra_env_id");
       JsonObject body = Requests.body(ctx);
-      return db.withTransaction(tx -> InfraEnvRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> InfraEnvRepository.get(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)))
           .compose(e -> {
             JsonObject spec = infraEnvParams.merge(e.spec(), body);
@@ -473,7 +473,7 @@ public final class RestApi {
     handle(ctx, 204, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "infra_env_id");
-      return db.withTransaction(tx -> InfraEnvRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> InfraEnvRepository.get(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("infra-env", id)))
           .compose(e -> HostRepository.countByInfraEnv(tx, id).compose(n -> {
             if (n > 0) {
@@ -532,7 +532,7 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID ie = Requests.pathUuid(ctx, "infra_env_id");
       UUID id = Requests.pathUuid(ctx, "host_id");
-      return db.withTransaction(tx -> HostRepository.get(tx, t.name(), ie, id, HostRepository.Documents.NONE)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> HostRepository.get(tx, t.name(), ie, id, HostRepository.Documents.NONE)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("host", id)))
           .compose(h -> HostRepository.delete(tx, ie, id)
               .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "host_deregistered",

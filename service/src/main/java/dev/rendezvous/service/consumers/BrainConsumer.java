@@ -53,8 +53,10 @@ public final class BrainConsumer implements AutoCloseable {
         .topics(TOPICS)
         .orderAcrossTopics()
         .batchHandler(this::dispatch, MAX_BATCH)
-        // the database down or restarting: the events wait on the bus until it is back, never skipped
-        .retryWithoutLimitWhen(dev.rendezvous.service.db.DatabaseUnavailable::is)
+        // the database down or restarting, or a transaction aborted as a deadlock: the events wait on the bus and are
+        // handled again, never skipped
+        .retryWithoutLimitWhen(e -> dev.rendezvous.service.db.DatabaseUnavailable.is(e)
+            || dev.rendezvous.service.db.TransientConflict.is(e)) // a deadlock with the API: nothing written, run again
         // an instance that dies (kill -9, a lost machine) hands its clusters to the others within ~10 s, not
         // Kafka's default 45 s; agents keep polling meanwhile and their replies wait on the bus
         .config("session.timeout.ms", 10_000)
