@@ -12,6 +12,9 @@ public record WorkKey(UUID clusterId, UUID infraEnvId) {
     if ((clusterId == null) == (infraEnvId == null)) {
       throw new IllegalArgumentException("a work key is a cluster id or an infra-env id");
     }
+    // the cache holds its keys: the ids' one instance, not a copy per key (issue 13: memory per site)
+    clusterId = dev.rendezvous.service.domain.SharedText.id(clusterId);
+    infraEnvId = dev.rendezvous.service.domain.SharedText.id(infraEnvId);
   }
 
   public static WorkKey cluster(UUID id) {

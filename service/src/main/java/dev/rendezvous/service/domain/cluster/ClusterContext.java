@@ -103,6 +103,7 @@ public record ClusterContext(
   }
 
   public ClusterContext {
+    id = dev.rendezvous.service.domain.SharedText.id(id);
     machineNetworks = copy(machineNetworks).stream().map(dev.rendezvous.service.domain.SharedText::of).toList();
     clusterNetworks = copy(clusterNetworks);
     serviceNetworks = copy(serviceNetworks);

@@ -35,14 +35,15 @@ public record MajorityGroups(Map<String, List<UUID>> majorityGroups, Map<UUID, L
   public static final String IPV6 = "IPv6";
 
   public MajorityGroups {
-    if (majorityGroups == null) {
-      majorityGroups = Map.of();
+    if (majorityGroups == null || majorityGroups.isEmpty()) {
+      majorityGroups = Map.of(); // a single-node site's: nothing held per site
     } else {
       TreeMap<String, List<UUID>> byNetwork = new TreeMap<>(); // networks are named alike in every cluster of a site
       majorityGroups.forEach((k, v) -> byNetwork.put(dev.rendezvous.service.domain.SharedText.of(k), v));
       majorityGroups = byNetwork;
     }
-    l3ConnectedAddresses = l3ConnectedAddresses == null ? Map.of() : new TreeMap<>(l3ConnectedAddresses);
+    l3ConnectedAddresses = l3ConnectedAddresses == null || l3ConnectedAddresses.isEmpty() ? Map.of()
+        : new TreeMap<>(l3ConnectedAddresses);
   }
 
   public List<UUID> groupFor(String key) {
