@@ -7,6 +7,7 @@ import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.ClusterEffect;
 import dev.rendezvous.service.domain.cluster.ClusterTransition;
 import dev.rendezvous.service.domain.host.HostEffect;
+import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostTransition;
 import dev.rendezvous.service.domain.host.Inventory;
@@ -233,7 +234,7 @@ final class Work {
    * refreshed: the rest are refreshed by the key's next full pass, soon after.
    */
   boolean othersMayBeStale() {
-    return !settledAll && hosts.size() > 1 && sharedInputsChanged();
+    return !settledAll && hosts.size() > 1 && sharedInputsChanged(true);
   }
 
   void event(DomainEvent e) {
@@ -281,6 +282,17 @@ final class Work {
    * cluster pass follows it.
    */
   boolean sharedInputsChanged() {
+    return sharedInputsChanged(false);
+  }
+
+  /**
+   * As {@link #sharedInputsChanged()}; {@code peersOnly} leaves out what only the cluster's own rules read: a new host
+   * nothing is known of yet (a registration), in a cluster of 3 or more before it. Its peers' validations read their
+   * peers' inventories, names, roles, connectivity and the host count only against 1 and 3, so such a host moves none of
+   * them: a registration burst into a 400-host cluster had asked for a pass over all its hosts every few seconds (3-5
+   * host evaluations per registration).
+   */
+  boolean sharedInputsChanged(boolean peersOnly) {
     if (cluster != null && base.cluster() != null && !base.cluster().context().equals(cluster.context())) {
       return true;
     }
@@ -289,6 +301,9 @@ final class Work {
     for (HostRecord r : hosts.values()) {
       HostRecord b = base.hosts().get(r.snapshot().id());
       if (b == null) {
+        if (peersOnly && unknownToPeers(r.snapshot()) && base.hosts().size() >= 3) {
+          continue;
+        }
         return true;
       }
       if (b == r) {
@@ -310,6 +325,14 @@ final class Work {
       }
     }
     return false;
+  }
+
+  /** A host its peers' validations cannot tell from nobody yet: no inventory, connectivity, name or role of its own. */
+  private static boolean unknownToPeers(HostSnapshot h) {
+    return h.inventory() == null && h.connectivity() == null
+        && (h.requestedHostname() == null || h.requestedHostname().isEmpty())
+        && h.role() == HostRole.AUTO_ASSIGN && (h.suggestedRole() == null || h.suggestedRole() == HostRole.AUTO_ASSIGN)
+        && !h.bootstrap();
   }
 
   private Map<UUID, StoredHost> writes;

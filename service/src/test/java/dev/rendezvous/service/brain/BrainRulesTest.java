@@ -270,4 +270,37 @@ class BrainRulesTest {
     assertFalse(BrainRules.connectivityReadAcrossHosts(ClusterStatus.READY, BrainRules.GROUPS_EVERY_UNIT_MAX_HOSTS));
     assertFalse(BrainRules.connectivityReadAcrossHosts(ClusterStatus.INSTALLING, 1000));
   }
+
+  @Test
+  void aRegistrationNothingIsKnownOfMovesTheClusterButNoPassOverThePeers() {
+    discover();
+    UUID fourth = BrainFixtures.ids(4).get(3);
+    List<?> peersBefore = List.of(host(1).validationsInfo(), host(2).validationsInfo(), host(3).validationsInfo());
+    Work joined = unit(w -> rules.register(w, fourth, INFRA_ENV, CLUSTER, "agent-1", now));
+    assertTrue(joined.sharedInputsChanged(), "the cluster's own rules read it");
+    assertEquals(ClusterStatus.INSUFFICIENT, state.cluster().context().status(),
+        "a discovering host keeps the cluster from ready: " + state.cluster().context().statusInfo());
+    assertFalse(joined.othersMayBeStale(), "nothing the peers' validations read moved");
+    // what such a pass would have found: the peers' validations as they were
+    unit(w -> rules.settle(w, w.hostIds()));
+    assertEquals(peersBefore, List.of(host(1).validationsInfo(), host(2).validationsInfo(), host(3).validationsInfo()));
+  }
+
+  @Test
+  void aRegistrationThatMakesTheThirdHostRefreshesThePeers() {
+    for (int i = 1; i <= 2; i++) {
+      UUID id = hosts.get(i - 1);
+      unit(x -> rules.register(x, id, INFRA_ENV, CLUSTER, "agent-1", now));
+    }
+    Work w = new Work(state, now.plusSeconds(1));
+    rules.register(w, hosts.get(2), INFRA_ENV, CLUSTER, "agent-1", w.now);
+    rules.settle(w, w.refreshScope());
+    assertTrue(w.othersMayBeStale(), "the peers' rules compare the host count with 3");
+    // a fourth, as a registration burst brings them: discovering peers, nothing known of any
+    unit(x -> rules.register(x, hosts.get(2), INFRA_ENV, CLUSTER, "agent-1", now));
+    UUID fourth = BrainFixtures.ids(4).get(3);
+    Work burst = unit(x -> rules.register(x, fourth, INFRA_ENV, CLUSTER, "agent-1", now));
+    assertEquals(HostStatus.DISCOVERING, state.hosts().get(fourth).snapshot().status());
+    assertFalse(burst.othersMayBeStale());
+  }
 }
