@@ -151,7 +151,7 @@ public final class HostValidator {
       ops.sort(java.util.Comparator.comparing(ValidationResult::id));
       out.put("operators", ops);
     }
-    return new HostValidation(new ValidationsInfo(out), statuses, conditions, diskSpeedCheckSuccessful(host),
+    return new HostValidation(ValidationsInfo.of(out, host.validationsInfo()), statuses, conditions, diskSpeedCheckSuccessful(host),
         imagesAvailabilitySuccessful(host));
   }
 

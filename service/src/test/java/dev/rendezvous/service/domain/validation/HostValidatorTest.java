@@ -309,4 +309,17 @@ class HostValidatorTest {
     assertEquals(4096, r.master().ramMib());
     assertEquals(HardwareRequirements.defaults().worker(), r.worker());
   }
+
+  @Test
+  void aRefreshWithNothingNewKeepsTheHostsDocumentAndAChangeReplacesIt() {
+    HostValidation first = evaluate(SAME, SAME_CLUSTER);
+    HostValidation again = evaluate(b -> b.validationsInfo(first.info()), SAME_CLUSTER);
+    org.junit.jupiter.api.Assertions.assertSame(first.info(), again.info());
+    HostValidation renamed = evaluate(b -> b.validationsInfo(first.info()).requestedHostname("localhost"), SAME_CLUSTER);
+    org.junit.jupiter.api.Assertions.assertNotSame(first.info(), renamed.info());
+    assertEquals(FAILURE, renamed.info().find("hostname-valid").orElseThrow().status(), renamed.info().toJson());
+    assertEquals(SUCCESS, first.info().find("hostname-valid").orElseThrow().status());
+    // a document equal to another host's is still the one shared instance
+    assertEquals(first.info(), evaluate(b -> b.validationsInfo(renamed.info()), SAME_CLUSTER).info());
+  }
 }
