@@ -70,6 +70,11 @@ class PresignedUrlsTest {
     assertEquals(200, Api.agent(system.config().apiPort(), java.net.URLDecoder.decode(oldToken, "UTF-8"))
         .get("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign").status(), "the agent token works too");
 
+    // the agent edge has seen (and remembered) the token before the key changes
+    Api.Reply before = Api.agent(system.config().apiPort(), java.net.URLDecoder.decode(oldToken, "UTF-8")).post(
+        "/infra-envs/" + id + "/hosts",
+        new JsonObject().put("host_id", java.util.UUID.randomUUID().toString()).put("discovery_agent_version", "t"));
+    assertEquals(201, before.status(), before.toString());
     assertEquals(204, api.post("/infra-envs/" + id + "/regenerate-signing-key", null).status());
     assertEquals(401, fetch(signed.getString("url")).statusCode(), "the old URL stops working");
     assertEquals(401, Api.agent(system.config().apiPort(), java.net.URLDecoder.decode(oldToken, "UTF-8"))
