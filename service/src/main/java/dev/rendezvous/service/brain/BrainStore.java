@@ -52,8 +52,8 @@ final class BrainStore {
       + " status_updated_at, role, suggested_role, bootstrap, requested_hostname, installation_disk_id,"
       + " installation_disk_path, discovery_agent_version, inventory, connectivity, validations_info, progress,"
       + " step_results, spec, state, checked_in_at, registered_at, row_version, created_at, updated_at) VALUES"
-      + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14::text::jsonb, $15::text::jsonb,"
-      + " $16::text::jsonb, $17::text::jsonb, $18::text::jsonb, $19::text::jsonb, $20::text::jsonb, $21, $22, 1, $23, $23)";
+      + " ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15,"
+      + " $16, $17::text::jsonb, $18::text::jsonb, $19::text::jsonb, $20::text::jsonb, $21, $22, 1, $23, $23)";
   private static final String UPDATE_CLUSTER = "WITH u AS (UPDATE clusters SET status = $2, status_info = $3,"
       + " status_updated_at = $4, validations_info = $5::text::jsonb, progress = $6::text::jsonb,"
       + " install_started_at = $7, install_completed_at = $8, state = $9::text::jsonb, updated_at = $10,"
@@ -355,10 +355,10 @@ final class BrainStore {
         "installation_disk_path = $", s.installationDiskPath());
     col(set, was == null || !Objects.equals(s.discoveryAgentVersion(), was.discoveryAgentVersion()),
         "discovery_agent_version = $", s.discoveryAgentVersion());
-    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, s), "inventory = $::text::jsonb", s.inventory());
-    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, s), "connectivity = $::text::jsonb", s.connectivity());
+    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, s), "inventory = $", s.inventory());
+    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, s), "connectivity = $", s.connectivity());
     doc(set, was == null || !was.sameDocument(StoredHost.VALIDATIONS_INFO, s),
-        "validations_info = $::text::jsonb", s.validationsInfo());
+        "validations_info = $", s.validationsInfo());
     doc(set, was == null || !was.sameDocument(StoredHost.PROGRESS, s), "progress = $::text::jsonb", s.progress());
     doc(set, was == null || !was.sameDocument(StoredHost.STEP_RESULTS, s), "step_results = $::text::jsonb", s.stepResults());
     doc(set, was == null || !was.sameDocument(StoredHost.SPEC, s), "spec = $::text::jsonb", s.spec());
