@@ -78,6 +78,29 @@ class HostActionsTest {
   }
 
   @Test
+  void aMachineBootedFromAnotherInfraEnvsImageIsAHostOfItsOwnThere() throws Exception {
+    // one machine (one host id), first booted from a cluster's image, then from an unbound pool's: upstream keeps two
+    // host records, one per infra-env, and each agent's events act on its own
+    String host = UUID.randomUUID().toString();
+    String cluster = BrainFlowTest.createCluster(api, "reused-machine");
+    String clusterIe = api.post("/infra-envs", Api.infraEnv("reused-machine-ie", cluster)).json().getString("id");
+    String pool = api.post("/infra-envs", Api.infraEnv("reused-machine-pool", null)).json().getString("id");
+    try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.of(host))) {
+      gw.register(cluster, clusterIe, host);
+      BrainFlowTest.awaitHosts(api, clusterIe, List.of(host), "discovering");
+      gw.register(null, pool, host);
+      BrainFlowTest.awaitHosts(api, pool, List.of(host), "discovering-unbound");
+      gw.reply(null, pool, host, "inventory", 0, GatewayDouble.inventory(33, 8));
+      BrainFlowTest.awaitHosts(api, pool, List.of(host), "known-unbound");
+      JsonObject first = api.get("/infra-envs/" + clusterIe + "/hosts/" + host).json();
+      assertEquals("discovering", first.getString("status"), "the cluster's host is left as it was: " + first);
+      assertEquals(cluster, first.getString("cluster_id"));
+      assertNull(first.getString("inventory"), "the pool agent's inventory is not the cluster host's");
+      assertEquals(1, api.get("/clusters/" + cluster + "/hosts").array().size());
+    }
+  }
+
+  @Test
   void dayTwoHostsResetAndInstallDayOneHostsDoNot() throws Exception {
     String dayOneHost = UUID.randomUUID().toString();
     String dayTwoHost = UUID.randomUUID().toString();

@@ -77,7 +77,7 @@ public final class Brain {
   private final java.util.concurrent.atomic.AtomicLong writeSequence = new java.util.concurrent.atomic.AtomicLong();
   private final Map<WorkKey, Long> lastWrite = new ConcurrentHashMap<>();
   /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
-  private final Map<UUID, WorkKey> hostKeys = new ConcurrentHashMap<>();
+  private final Map<HostKey, WorkKey> hostKeys = new ConcurrentHashMap<>();
   /** Check-ins written but not yet folded into the cache (they do not wait in the lanes). */
   private final CheckIns checkIns = new CheckIns();
   /**
@@ -257,7 +257,7 @@ public final class Brain {
           cache.put(key, after);
           parked.remove(key);
           wrote(key);
-          after.hosts().keySet().forEach(h -> hostKeys.put(h, key));
+          after.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
           publisher.publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
@@ -410,7 +410,7 @@ public final class Brain {
       return Future.succeededFuture(folded);
     }
     return store.load(key).map(l -> {
-      l.hosts().keySet().forEach(h -> hostKeys.put(h, key));
+      l.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
       return checkIns.foldInto(l);
     });
   }
@@ -427,8 +427,8 @@ public final class Brain {
   }
 
   /** A host moved to another key (bind, unbind): its next unit looks its key up again. */
-  void hostMoved(UUID hostId) {
-    hostKeys.remove(hostId);
+  void hostMoved(UUID infraEnvId, UUID hostId) {
+    hostKeys.remove(new HostKey(infraEnvId, hostId));
   }
 
 
@@ -680,7 +680,7 @@ public final class Brain {
       if (!quiet && (in == null || !soon.isBefore(in.plus(disconnection)))) {
         return true;
       }
-      BrainRules.PushMark m = publisher.last(h.id());
+      BrainRules.PushMark m = publisher.last(h);
       if (m == null || !soon.isBefore(m.pushedAt().plusSeconds(BrainRules.SHORTEST_PLAN_SECONDS))) {
         return true;
       }

@@ -558,19 +558,19 @@ final class BrainRules {
    * set), when it is due again (its next_instruction_seconds elapsed since the last push), or when forced
    * (a reconnected agent, a failed publish). Never on every reply: an agent would loop on its steps.
    */
-  void plan(Work w, Function<UUID, PushMark> marks) {
+  void plan(Work w, Function<HostSnapshot, PushMark> marks) {
     plan(w, marks, 1.0);
   }
 
   /** {@code pace} (1 = none) stretches how soon an unchanged plan is due again, while the service is behind. */
-  void plan(Work w, Function<UUID, PushMark> marks, double pace) {
+  void plan(Work w, Function<HostSnapshot, PushMark> marks, double pace) {
     // Only hosts whose own state moved, forced ones and those due are planned: another host's arrival changes
     // everyone's connectivity targets, which each host picks up at its next due plan (upstream's agents re-ask
     // every minute too), instead of one push to every host per arrival.
     NextStepPlanner.Memo memo = new NextStepPlanner.Memo();
     for (HostRecord r : List.copyOf(w.records())) {
       HostSnapshot h = r.snapshot();
-      PushMark last = marks.apply(h.id());
+      PushMark last = marks.apply(h);
       if (h.status() == null || (!h.unbound() && w.cluster() == null)) {
         continue;
       }

@@ -37,9 +37,9 @@ final class EventRouting {
   private final BrainStore store;
   private final BrainRules rules;
   /** Shared with the brain, which learns host keys from its loads. */
-  private final Map<UUID, WorkKey> hostKeys;
+  private final Map<HostKey, WorkKey> hostKeys;
 
-  EventRouting(BrainStore store, BrainRules rules, Map<UUID, WorkKey> hostKeys) {
+  EventRouting(BrainStore store, BrainRules rules, Map<HostKey, WorkKey> hostKeys) {
     this.store = store;
     this.rules = rules;
     this.hostKeys = hostKeys;
@@ -57,7 +57,7 @@ final class EventRouting {
       return Future.succeededFuture(Optional.empty());
     }
     if (host != null) {
-      WorkKey known = hostKeys.get(host);
+      WorkKey known = hostKeys.get(new HostKey(infraEnv, host));
       if (known != null) {
         return Future.succeededFuture(Optional.of(known));
       }
@@ -72,7 +72,7 @@ final class EventRouting {
   }
 
   Future<Optional<WorkKey>> keyOfHost(UUID hostId, UUID infraEnvId) {
-    WorkKey known = hostKeys.get(hostId);
+    WorkKey known = hostKeys.get(new HostKey(infraEnvId, hostId));
     return known != null ? Future.succeededFuture(Optional.of(known)) : store.keyOfHost(hostId, infraEnvId);
   }
 

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,16 +21,16 @@ final class PlanPublisher {
   private static final Logger LOG = LoggerFactory.getLogger(Brain.class);
 
   private final BusProducer producer;
-  /** The plan last pushed per host; a failed publish removes it, so the next unit pushes again. */
-  private final Map<UUID, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
+  /** The plan last pushed per host (per infra-env: one machine may be a host in two); a failed publish removes it. */
+  private final Map<HostKey, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
 
   PlanPublisher(BusProducer producer) {
     this.producer = producer;
   }
 
   /** What the host was last sent, or null. */
-  BrainRules.PushMark last(UUID hostId) {
-    return pushed.get(hostId);
+  BrainRules.PushMark last(HostSnapshot host) {
+    return pushed.get(HostKey.of(host));
   }
 
   /** Publishes the work's plans in order (the bootstrap's last), without waiting: a failed one is pushed again. */
@@ -40,7 +39,8 @@ final class PlanPublisher {
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
       HostSnapshot h = p.host();
-      pushed.put(h.id(), new BrainRules.PushMark(p.signature(), w.now));
+      HostKey key = HostKey.of(h);
+      pushed.put(key, new BrainRules.PushMark(p.signature(), w.now));
       Steps s = p.plan().steps();
       List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
       for (Step st : s.instructions()) {
@@ -51,7 +51,7 @@ final class PlanPublisher {
       producer.publish(Topics.STEPS, out).whenComplete((md, err) -> {
         if (err != null) {
           LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
-          pushed.remove(h.id());
+          pushed.remove(key);
         }
       });
     }

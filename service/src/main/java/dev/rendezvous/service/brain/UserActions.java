@@ -70,7 +70,7 @@ public final class UserActions {
         if (!(event instanceof HostEvent.Bind) && !(event instanceof HostEvent.Unbind)) {
           return Future.succeededFuture();
         }
-        brain.hostMoved(hostId);
+        brain.hostMoved(infraEnvId, hostId);
         WorkKey to = event instanceof HostEvent.Bind b ? WorkKey.cluster(b.clusterId()) : WorkKey.unbound(infraEnvId);
         return Future.all(brain.refresh(from), brain.refresh(to)).mapEmpty();
       });

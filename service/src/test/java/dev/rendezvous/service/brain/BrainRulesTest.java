@@ -40,7 +40,7 @@ class BrainRulesTest {
     if (!w.refreshScope().isEmpty()) {
       rules.settle(w, w.refreshScope());
     }
-    rules.plan(w, marks::get);
+    rules.plan(w, h -> marks.get(h.id()));
     w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now)));
     state = w.committed();
     if (w.othersMayBeStale()) {
@@ -112,11 +112,11 @@ class BrainRulesTest {
     discover();
     now = now.plusSeconds(61);
     Work w = new Work(state, now);
-    rules.plan(w, marks::get, 3.0);
+    rules.plan(w, h -> marks.get(h.id()), 3.0);
     assertTrue(w.pushes().isEmpty(), "at pace 3 a 60 s plan is due after 180 s, not 61");
     now = now.plusSeconds(120);
     Work later = new Work(state, now);
-    rules.plan(later, marks::get, 3.0);
+    rules.plan(later, h -> marks.get(h.id()), 3.0);
     assertEquals(3, later.pushes().size());
   }
 
