@@ -7,6 +7,8 @@ import static dev.rendezvous.service.domain.validation.ValidationStatus.PENDING;
 import static dev.rendezvous.service.domain.validation.ValidationStatus.SUCCESS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -314,9 +316,9 @@ class HostValidatorTest {
   void aRefreshWithNothingNewKeepsTheHostsDocumentAndAChangeReplacesIt() {
     HostValidation first = evaluate(SAME, SAME_CLUSTER);
     HostValidation again = evaluate(b -> b.validationsInfo(first.info()), SAME_CLUSTER);
-    org.junit.jupiter.api.Assertions.assertSame(first.info(), again.info());
+    assertSame(first.info(), again.info());
     HostValidation renamed = evaluate(b -> b.validationsInfo(first.info()).requestedHostname("localhost"), SAME_CLUSTER);
-    org.junit.jupiter.api.Assertions.assertNotSame(first.info(), renamed.info());
+    assertNotSame(first.info(), renamed.info());
     assertEquals(FAILURE, renamed.info().find("hostname-valid").orElseThrow().status(), renamed.info().toJson());
     assertEquals(SUCCESS, first.info().find("hostname-valid").orElseThrow().status());
     // a document equal to another host's is still the one shared instance
