@@ -257,7 +257,8 @@ public final class Brain {
           cache.put(key, after);
           parked.remove(key);
           wrote(key);
-          after.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
+          // the hosts this unit wrote (new ones among them); the others were routed here when their rows were read
+          w.writes().keySet().forEach(id -> hostKeys.put(HostKey.of(after.hosts().get(id).snapshot()), key));
           publisher.publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());

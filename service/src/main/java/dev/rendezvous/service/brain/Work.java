@@ -140,7 +140,14 @@ final class Work {
     }
     if (!r.snapshot().equals(s)) {
       hosts.put(s.id(), r.withSnapshot(s));
-      context = null;
+      hostReplaced(s);
+    }
+  }
+
+  /** Keeps the cluster view in step with one host's new snapshot (no rebuild of the whole view). */
+  private void hostReplaced(HostSnapshot s) {
+    if (context != null) {
+      context = context.withHost(s);
     }
   }
 
@@ -152,7 +159,7 @@ final class Work {
 
   void putRecord(HostRecord r) {
     hosts.put(r.snapshot().id(), r);
-    context = null;
+    hostReplaced(r.snapshot());
   }
 
   /** Applies a host transition (not rejected) of host {@code id}: new snapshot, events, cluster side effects. */
@@ -173,10 +180,11 @@ final class Work {
       }
     }
     hosts.put(id, nr);
-    context = null;
+    hostReplaced(next);
     events.addAll(t.events());
     if (cluster != null && Transitions.resetsClusterPreparation(t)) {
       cluster = cluster.withContext(Transitions.preparationReset(cluster.context()));
+      context = null;
     }
   }
 

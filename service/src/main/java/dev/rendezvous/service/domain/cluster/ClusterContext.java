@@ -141,7 +141,14 @@ public record ClusterContext(
 
   /** The same cluster with one host replaced (or added), e.g. to re-evaluate after a host transition. */
   public ClusterContext withHost(HostSnapshot host) {
-    List<HostSnapshot> l = new ArrayList<>();
+    ClusterHosts replaced = hosts instanceof ClusterHosts h ? h.replaced(host) : null;
+    if (replaced == hosts) {
+      return this;
+    }
+    if (replaced != null) {
+      return toBuilder().hosts(replaced).build();
+    }
+    List<HostSnapshot> l = new ArrayList<>(hosts.size() + 1);
     boolean found = false;
     for (HostSnapshot h : hosts) {
       if (h.id().equals(host.id())) {

@@ -1,0 +1,58 @@
+package dev.rendezvous.service.domain.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import dev.rendezvous.service.domain.Fixtures;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStatus;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** A cluster's hosts with one replaced: lookups by id and hostname see the new host, order is kept. */
+class ClusterHostsTest {
+
+  private static ClusterContext threeHosts() {
+    ClusterContext c = Fixtures.cluster(List.of(Fixtures.host(1, HostStatus.KNOWN).build(),
+        Fixtures.host(2, HostStatus.KNOWN).build(), Fixtures.host(3, HostStatus.KNOWN).build())).build();
+    // the indexes are built, as a validation pass builds them before the first host is replaced
+    assertEquals(1, c.hostsNamed("host-2"));
+    assertEquals(HostStatus.KNOWN, c.host(Fixtures.hostId(2)).orElseThrow().status());
+    return c;
+  }
+
+  @Test
+  void aReplacedHostIsFoundInItsPlace() {
+    ClusterContext c = threeHosts();
+    HostSnapshot changed = c.hosts().get(1).toBuilder().status(HostStatus.INSUFFICIENT).build();
+    ClusterContext after = c.withHost(changed);
+    assertSame(changed, after.host(Fixtures.hostId(2)).orElseThrow());
+    assertEquals(List.of(Fixtures.hostId(1), Fixtures.hostId(2), Fixtures.hostId(3)),
+        after.hosts().stream().map(HostSnapshot::id).toList());
+    assertEquals(HostStatus.KNOWN, c.host(Fixtures.hostId(2)).orElseThrow().status(), "the first view is unchanged");
+    assertSame(after, after.withHost(changed), "the very host held: nothing to copy");
+  }
+
+  @Test
+  void renamingOrLosingTheInventoryMovesTheHostnameCounts() {
+    ClusterContext c = threeHosts();
+    ClusterContext renamed = c.withHost(c.hosts().get(1).toBuilder()
+        .inventory(Fixtures.inventoryForHost(2, n -> n.put("hostname", "host-1"))).build());
+    assertEquals(2, renamed.hostsNamed("host-1"));
+    assertEquals(0, renamed.hostsNamed("host-2"));
+    assertEquals(1, c.hostsNamed("host-1"), "the first view's counts are its own");
+    ClusterContext noInventory = renamed.withHost(renamed.hosts().get(0).toBuilder().inventory(null).build());
+    assertEquals(1, noInventory.hostsNamed("host-1"), "a host without an inventory has no name to count");
+    assertEquals(1, noInventory.hostsNamed("host-3"));
+  }
+
+  @Test
+  void aHostOfAnotherIdIsAddedAtTheEnd() {
+    ClusterContext c = threeHosts();
+    ClusterContext after = c.withHost(Fixtures.host(4, HostStatus.KNOWN).build());
+    assertEquals(4, after.hosts().size());
+    assertEquals(Fixtures.hostId(4), after.hosts().get(3).id());
+    assertEquals(1, after.hostsNamed("host-4"));
+    assertEquals(HostStatus.KNOWN, after.host(Fixtures.hostId(4)).orElseThrow().status());
+  }
+}
