@@ -37,12 +37,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * the rate at which replies become state. Baseline in the same run: the same clients on {@code GET /health}.
  *
  * <p>{@code mvn -q -B -pl app -am -Pbench test-compile exec:java -Dexec.args="clusters=10 hosts=100 clients=16"}
+ * <p>{@code rounds=N}: N closed-loop rounds of new inventories (the sustained rate), then, below saturation, an open
+ * loop at half that rate ({@code paced=auto}, at most 1,000/s; {@code paced=R} replies per second, {@code paced=0}
+ * none) for {@code paced_seconds=10}.
  */
 public final class FleetBench {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   public static void main(String[] argv) throws Exception {
-    Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16", "rounds", "0"));
+    Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16", "rounds", "0",
+        "paced", "auto", "paced_seconds", "10"));
     for (String s : argv) {
       for (String kv : s.split("\\s+")) {
         if (kv.contains("=")) {
@@ -54,12 +58,13 @@ public final class FleetBench {
     int perCluster = Integer.parseInt(a.get("hosts"));
     int clients = Integer.parseInt(a.get("clients"));
     int rounds = Integer.parseInt(a.get("rounds"));
+    int pacedSeconds = Integer.parseInt(a.get("paced_seconds"));
     Path dir = Files.createTempDirectory("rdv-fleet-bench");
     int port = freePort();
     List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + freePort(),
         "--auth=none"));
     a.forEach((k, v) -> {
-      if (!List.of("clusters", "hosts", "clients", "rounds").contains(k)) {
+      if (!List.of("clusters", "hosts", "clients", "rounds", "paced", "paced_seconds").contains(k)) {
         flags.add("--" + k + "=" + v);
       }
     });
@@ -97,9 +102,12 @@ public final class FleetBench {
       // share the cores with the system under test while it is measured
       String template = template();
       Map<String, List<String>> bodies = new HashMap<>();
+      // the paced phase's replies: at most the sustained rate for paced_seconds, spread over every host
+      int pacedRounds = a.get("paced").equals("0") || (a.get("paced").equals("auto") && rounds <= 0) ? 0
+          : (int) Math.ceil(pacedCeiling(a.get("paced")) * pacedSeconds / (double) hosts.size()) + 1;
       for (Host h : hosts) {
         List<String> perRound = new ArrayList<>();
-        for (int r = 0; r <= Math.max(0, rounds); r++) {
+        for (int r = 0; r <= Math.max(0, rounds) + pacedRounds; r++) {
           h.round.set(r);
           perRound.add(new JsonObject().put("step_id", "inventory-" + h.n).put("step_type", "inventory").put("exit_code", 0)
               .put("output", inventory(template, h)).put("error", "").encode());
@@ -117,6 +125,13 @@ public final class FleetBench {
           + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, bodies.get(h.id).get((int) h.round.get() + 1)));
       Thread.sleep(3000); // the debounced full refreshes and the monitor settle
       double evaluations2 = brain.hostEvaluations();
+      // below saturation: an open loop at half the sustained rate (or the rate asked for), each reply new state
+      double pacedRate = pacedRounds == 0 ? 0 : a.get("paced").equals("auto")
+          ? Math.min(sustained.processed / 2, PACED_AUTO_MAX) : Double.parseDouble(a.get("paced"));
+      Result paced = pacedRate <= 0 ? null : paced(hosts, clients, pacedRate, pacedSeconds, written, h -> post(base
+          + "/infra-envs/" + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token,
+          bodies.get(h.id).get(Math.max(0, rounds) + 1 + (int) h.round.getAndIncrement() % pacedRounds)));
+      Thread.sleep(3000);
       long heapAfter = heapAfterGc();
       System.out.printf("%nheap after GC: %,d KiB before the hosts, %,d KiB with them: %,.1f KiB per host (all of the"
           + " process: brain cache, gateway mailboxes, push marks)%n", heapBefore / 1024, heapAfter / 1024,
@@ -136,7 +151,19 @@ public final class FleetBench {
             + " state); p50 %s p99 %s from 204 to state; processed/health %.2f%n", sustained.processed, rounds,
             ms(sustained.p50), ms(sustained.p99), sustained.processed / health);
       }
+      if (paced != null) {
+        System.out.printf("  paced:         %,.0f/s asked (%.0f%% of the sustained rate), %,.0f/s answered, %,.0f/s became"
+            + " state; p50 %s p99 %s from 204 to state%n", pacedRate, sustained == null ? 0 : 100 * pacedRate
+            / sustained.processed, paced.accepted, paced.processed, ms(paced.p50), ms(paced.p99));
+      }
     }
+  }
+
+  /** The auto pace's ceiling (bodies are made for it before the sustained rate is known). */
+  private static final double PACED_AUTO_MAX = 1000;
+
+  private static double pacedCeiling(String paced) {
+    return paced.equals("auto") ? PACED_AUTO_MAX : Double.parseDouble(paced);
   }
 
   record Host(String cluster, String infraEnv, String id, int c, int n, String token, AtomicLong round) {
@@ -320,6 +347,80 @@ public final class FleetBench {
         + " to state p50 %s p99 %s max %s%n", rounds, done.get(), secs, done.get() / secs, failed.get(), ms(p50), ms(p99),
         ms(l.length == 0 ? 0 : l[l.length - 1]));
     return new Result(done.get() / secs, done.get() / secs, p50, p99);
+  }
+
+  /**
+   * Open loop below saturation: replies go out at {@code rate} per second for {@code seconds}, host after host, whatever
+   * the brain's progress (as a fleet's agents do), each new state for its host; latency from each 204 to the brain's
+   * next write of that host. The issue's target: p99 ≤ 200 ms below saturation.
+   */
+  static Result paced(List<Host> hosts, int clients, double rate, int seconds, Written written, Request request)
+      throws Exception {
+    Map<String, Long> answered = new ConcurrentHashMap<>();
+    ConcurrentLinkedQueue<Long> lat = new ConcurrentLinkedQueue<>();
+    AtomicLong answers = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    Brain.Listener loop = new Brain.Listener() {
+      @Override
+      public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+      }
+
+      @Override
+      public void hostsWritten(WorkKey key, Collection<UUID> ids) {
+        long now = System.nanoTime();
+        for (UUID id : ids) {
+          Long t = answered.remove(id.toString());
+          if (t != null) {
+            lat.add(Math.max(0, now - t));
+          }
+        }
+      }
+    };
+    written.delegate = loop;
+    hosts.forEach(h -> h.round.set(0));
+    ExecutorService pool = Executors.newFixedThreadPool(clients);
+    long total = (long) Math.round(rate * seconds);
+    long t0 = System.nanoTime();
+    for (long i = 0; i < total; i++) {
+      long due = t0 + (long) (i * 1e9 / rate);
+      long wait = due - System.nanoTime();
+      if (wait > 0) {
+        TimeUnit.NANOSECONDS.sleep(wait);
+      }
+      Host h = hosts.get((int) (i % hosts.size()));
+      pool.submit(() -> {
+        try {
+          answered.put(h.id, System.nanoTime()); // the write may come before the answer: then it counts as zero
+          HttpResponse<String> r = HTTP.send(request.of(h), HttpResponse.BodyHandlers.ofString());
+          if (r.statusCode() / 100 != 2) {
+            answered.remove(h.id);
+            failed.incrementAndGet();
+          } else {
+            answered.computeIfPresent(h.id, (k, v) -> System.nanoTime());
+            answers.incrementAndGet();
+          }
+        } catch (Exception e) {
+          answered.remove(h.id);
+          failed.incrementAndGet();
+        }
+      });
+    }
+    pool.shutdown();
+    pool.awaitTermination(30, TimeUnit.MINUTES);
+    double sent = (System.nanoTime() - t0) / 1e9;
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (!answered.isEmpty() && System.nanoTime() < until) {
+      Thread.sleep(20);
+    }
+    written.delegate = null;
+    double secs = (System.nanoTime() - t0) / 1e9;
+    long[] l = lat.stream().mapToLong(x -> x).sorted().toArray();
+    long p50 = l.length == 0 ? 0 : l[l.length / 2];
+    long p99 = l.length == 0 ? 0 : l[Math.min(l.length - 1, (int) (l.length * 0.99))];
+    System.out.printf("%npaced inventories (%,.0f/s for %d s): %,d answered in %.2f s (%d failed), %,d became state in"
+        + " %.2f s; from answer to state p50 %s p99 %s max %s%n", rate, seconds, answers.get(), sent, failed.get(),
+        l.length, secs, ms(p50), ms(p99), ms(l.length == 0 ? 0 : l[l.length - 1]));
+    return new Result(answers.get() / sent, l.length / secs, p50, p99);
   }
 
   static long heapAfterGc() throws InterruptedException {
