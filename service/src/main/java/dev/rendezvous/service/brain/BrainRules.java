@@ -567,7 +567,7 @@ final class BrainRules {
     // Only hosts whose own state moved, forced ones and those due are planned: another host's arrival changes
     // everyone's connectivity targets, which each host picks up at its next due plan (upstream's agents re-ask
     // every minute too), instead of one push to every host per arrival.
-    NextStepPlanner.Memo memo = new NextStepPlanner.Memo();
+    NextStepPlanner.Memo memo = planMemo(w);
     for (HostRecord r : List.copyOf(w.records())) {
       HostSnapshot h = r.snapshot();
       PushMark last = marks.apply(h);
@@ -588,6 +588,26 @@ final class BrainRules {
         w.push(h, p, sig);
       }
     }
+  }
+
+  /** Each key's connectivity-check entries across its units ({@link NextStepPlanner.Memo}): a cache only. */
+  private final Map<WorkKey, NextStepPlanner.Memo> planMemos = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Past this many keys the memos start over (deleted clusters' memos are not tracked otherwise). */
+  private static final int PLAN_MEMO_KEYS = 4096;
+
+  private NextStepPlanner.Memo planMemo(Work w) {
+    if (w.cluster() == null || w.records().size() < 3) {
+      return new NextStepPlanner.Memo(); // one peer or none: nothing worth keeping (a single-node site keeps no memo)
+    }
+    if (planMemos.size() > PLAN_MEMO_KEYS) {
+      planMemos.clear();
+    }
+    NextStepPlanner.Memo memo = planMemos.computeIfAbsent(w.base.key(), k -> new NextStepPlanner.Memo());
+    if (memo.wantsPruning(w.records().size())) {
+      memo.prune(w.snapshots());
+    }
+    return memo;
   }
 
   /**

@@ -13,6 +13,7 @@ import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
 import dev.rendezvous.service.domain.host.Inventory;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 
 /**
  * Upstream instruction_manager.go: for a host in a status, which steps with which args, the poll interval
@@ -44,12 +46,46 @@ public final class NextStepPlanner {
   }
 
   /**
-   * What plans of one pass over a cluster share: each host's connectivity-check entry (its NICs and addresses),
-   * computed once however many hosts check it.
+   * What plans of a cluster share: each host's connectivity-check entry (its NICs and addresses), serialised once per
+   * inventory however many hosts check it and however many plans are made. Kept by the caller across its plans of one
+   * cluster: a 1,000-host cluster's plan lists 999 peers, and serialising them again for every plan was most of the
+   * planner's cost. Not thread-safe: one cluster's plans are made one at a time.
    */
   public static final class Memo {
     /** Each host's entry of connectivity-check's target list, as JSON, by its inventory (same object, same entry). */
-    private final java.util.IdentityHashMap<Inventory, String> checkHosts = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<Inventory, CheckEntry> checkHosts = new java.util.IdentityHashMap<>();
+
+    private record CheckEntry(UUID hostId, String json) {}
+
+    String checkEntry(HostSnapshot o) {
+      CheckEntry e = checkHosts.get(o.inventory());
+      if (e == null || !e.hostId().equals(o.id())) {
+        e = new CheckEntry(o.id(), json(checkHost(o, o.inventory())));
+        checkHosts.put(o.inventory(), e);
+      }
+      return e.json();
+    }
+
+    /** Whether entries of replaced inventories may have piled up: more than twice as many as hosts. */
+    public boolean wantsPruning(int hosts) {
+      return checkHosts.size() > 2 * hosts + 8;
+    }
+
+    /** Keeps only the entries of inventories {@code hosts} still hold. */
+    public void prune(Collection<HostSnapshot> hosts) {
+      java.util.Set<Inventory> live = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+      for (HostSnapshot h : hosts) {
+        if (h.inventory() != null) {
+          live.add(h.inventory());
+        }
+      }
+      checkHosts.keySet().retainAll(live);
+    }
+
+    /** How many entries are held. */
+    public int size() {
+      return checkHosts.size();
+    }
   }
 
   /** {@code cluster} is null for unbound hosts. */
@@ -169,7 +205,7 @@ public final class NextStepPlanner {
       if (n++ > 0) {
         b.append(',');
       }
-      b.append(memo.checkHosts.computeIfAbsent(o.inventory(), inv -> json(checkHost(o, inv))));
+      b.append(memo.checkEntry(o));
     }
     return n == 0 ? Optional.empty() : Optional.of(List.of(b.append(']').toString()));
   }

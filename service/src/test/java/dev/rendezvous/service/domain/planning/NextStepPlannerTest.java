@@ -95,6 +95,31 @@ class NextStepPlannerTest {
   }
 
   @Test
+  void aMemoKeptAcrossPlansFollowsNewInventoriesAndForgetsReplacedOnes() throws Exception {
+    NextStepPlanner planner = new NextStepPlanner(CONFIG, StepIdGenerator.sequential());
+    List<HostSnapshot> hosts = List.of(Fixtures.host(1, KNOWN).build(), Fixtures.host(2, KNOWN).build(),
+        Fixtures.host(3, KNOWN).build());
+    NextStepPlanner.Memo memo = new NextStepPlanner.Memo();
+    ClusterContext c = Fixtures.cluster(hosts).build();
+    String first = planner.plan(hosts.get(0), c, memo).steps().instructions().get(0).args().get(0);
+    assertEquals(first, planner.plan(hosts.get(0), c).steps().instructions().get(0).args().get(0), "as without a memo");
+    assertEquals(2, memo.size());
+    // host 2 reports another address: the next plan, with the same memo, lists the new one
+    HostSnapshot moved = hosts.get(1).toBuilder().inventory(Fixtures.inventoryForHost(9, n -> {})).build();
+    ClusterContext after = c.withHost(moved);
+    JsonNode args = StepOutputs.JSON.readTree(planner.plan(hosts.get(0), after, memo).steps().instructions().get(0).args().get(0));
+    assertEquals("192.168.111.29", args.get(0).get("nics").get(0).get("ip_addresses").get(0).asText());
+    assertEquals(Fixtures.hostId(2).toString(), args.get(0).get("host_id").asText());
+    for (int i = 0; i < 20; i++) {
+      HostSnapshot again = hosts.get(1).toBuilder().inventory(Fixtures.inventoryForHost(2, n -> {})).build();
+      planner.plan(hosts.get(0), c.withHost(again), memo);
+    }
+    assertTrue(memo.wantsPruning(3), "each new inventory object is a new entry");
+    memo.prune(after.hosts());
+    assertEquals(2, memo.size(), "only the inventories the hosts hold now");
+  }
+
+  @Test
   void domainResolutionAndVipArgs() throws Exception {
     Steps s = plan(KNOWN, b -> b, b -> b).steps();
     JsonNode domains = StepOutputs.JSON.readTree(s.instructions().get(4).args().get(0)).get("domains");
