@@ -32,8 +32,9 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   }
 
   /**
-   * These hosts with {@code host} in place of the host of its id, or null when no host has its id. Positions are
-   * unchanged, so the id index carries over (these very hosts when {@code host} is the one held); the hostname counts too unless the host's counted name changed.
+   * These hosts with {@code host} in place of the host of its id, or null when no host has its id (these very hosts
+   * when {@code host} is the one held). Positions are unchanged, so the id index carries over; the hostname counts
+   * too, unless the host's counted name changed.
    */
   ClusterHosts replaced(HostSnapshot host) {
     java.util.Objects.requireNonNull(host, "host");
