@@ -281,56 +281,23 @@ public final class FleetBench {
     java.util.concurrent.LinkedBlockingQueue<Host> ready = new java.util.concurrent.LinkedBlockingQueue<>(hosts);
     Map<String, Host> byId = new HashMap<>();
     hosts.forEach(h -> byId.put(h.id, h));
-    Map<String, Long> answered = new ConcurrentHashMap<>();
-    ConcurrentLinkedQueue<Long> lat = new ConcurrentLinkedQueue<>();
-    AtomicLong done = new AtomicLong();
-    AtomicLong failed = new AtomicLong();
     long total = (long) hosts.size() * rounds;
-    Brain.Listener loop = new Brain.Listener() {
-      @Override
-      public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+    Latencies lat = new Latencies(id -> {
+      Host h = byId.get(id);
+      if (h.round.incrementAndGet() < rounds) {
+        ready.add(h);
       }
-
-      @Override
-      public void hostsWritten(WorkKey key, Collection<UUID> ids) {
-        long now = System.nanoTime();
-        for (UUID id : ids) {
-          Long t = answered.remove(id.toString());
-          if (t != null) {
-            lat.add(Math.max(0, now - t));
-            done.incrementAndGet();
-            Host h = byId.get(id.toString());
-            if (h.round.incrementAndGet() < rounds) {
-              ready.add(h);
-            }
-          }
-        }
-      }
-    };
-    written.delegate = loop;
+    });
+    written.delegate = lat;
     hosts.forEach(h -> h.round.set(0));
     ExecutorService pool = Executors.newFixedThreadPool(clients);
     long t0 = System.nanoTime();
     for (int i = 0; i < clients; i++) {
       pool.submit(() -> {
-        while (done.get() + failed.get() < total) {
+        while (lat.done.get() + lat.failed.get() < total) {
           Host h = ready.poll(100, TimeUnit.MILLISECONDS);
-          if (h == null) {
-            continue;
-          }
-          try {
-            // marked before the answer: the write may come first; latency counts from the answer when it is later
-            answered.put(h.id, System.nanoTime());
-            HttpResponse<String> r = HTTP.send(request.of(h), HttpResponse.BodyHandlers.ofString());
-            if (r.statusCode() / 100 != 2) {
-              answered.remove(h.id);
-              failed.incrementAndGet();
-            } else {
-              answered.computeIfPresent(h.id, (k, v) -> System.nanoTime());
-            }
-          } catch (Exception e) {
-            answered.remove(h.id);
-            failed.incrementAndGet();
+          if (h != null) {
+            lat.send(h, request);
           }
         }
         return null;
@@ -340,13 +307,72 @@ public final class FleetBench {
     pool.awaitTermination(30, TimeUnit.MINUTES);
     written.delegate = null;
     double secs = (System.nanoTime() - t0) / 1e9;
-    long[] l = lat.stream().mapToLong(x -> x).sorted().toArray();
-    long p50 = l.length == 0 ? 0 : l[l.length / 2];
-    long p99 = l.length == 0 ? 0 : l[Math.min(l.length - 1, (int) (l.length * 0.99))];
+    long[] q = lat.quantiles();
     System.out.printf("%nsustained inventories (%d rounds): %,d became state in %.2f s = %,.0f/s (%d failed); from answer"
-        + " to state p50 %s p99 %s max %s%n", rounds, done.get(), secs, done.get() / secs, failed.get(), ms(p50), ms(p99),
-        ms(l.length == 0 ? 0 : l[l.length - 1]));
-    return new Result(done.get() / secs, done.get() / secs, p50, p99);
+        + " to state p50 %s p99 %s max %s%n", rounds, lat.done.get(), secs, lat.done.get() / secs, lat.failed.get(),
+        ms(q[0]), ms(q[1]), ms(q[2]));
+    return new Result(lat.done.get() / secs, lat.done.get() / secs, q[0], q[1]);
+  }
+
+  /**
+   * From each reply's answer to the brain's next write of its host: the listener of the sustained and paced phases.
+   * A write may come before the answer; it then counts as zero.
+   */
+  static final class Latencies implements Brain.Listener {
+    final Map<String, Long> answered = new ConcurrentHashMap<>();
+    final ConcurrentLinkedQueue<Long> lat = new ConcurrentLinkedQueue<>();
+    final AtomicLong done = new AtomicLong();
+    final AtomicLong answers = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    private final java.util.function.Consumer<String> onState;
+
+    Latencies(java.util.function.Consumer<String> onState) {
+      this.onState = onState;
+    }
+
+    @Override
+    public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+    }
+
+    @Override
+    public void hostsWritten(WorkKey key, Collection<UUID> ids) {
+      long now = System.nanoTime();
+      for (UUID id : ids) {
+        Long t = answered.remove(id.toString());
+        if (t != null) {
+          lat.add(Math.max(0, now - t));
+          done.incrementAndGet();
+          onState.accept(id.toString());
+        }
+      }
+    }
+
+    /** Sends the host's next reply, marked before the answer (the write may come first), then again at the answer. */
+    void send(Host h, Request request) {
+      try {
+        answered.put(h.id, System.nanoTime());
+        HttpResponse<String> r = HTTP.send(request.of(h), HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() / 100 != 2) {
+          answered.remove(h.id);
+          failed.incrementAndGet();
+        } else {
+          answered.computeIfPresent(h.id, (k, v) -> System.nanoTime());
+          answers.incrementAndGet();
+        }
+      } catch (Exception e) {
+        answered.remove(h.id);
+        failed.incrementAndGet();
+      }
+    }
+
+    /** p50, p99 and max. */
+    long[] quantiles() {
+      long[] l = lat.stream().mapToLong(x -> x).sorted().toArray();
+      if (l.length == 0) {
+        return new long[3];
+      }
+      return new long[] {l[l.length / 2], l[Math.min(l.length - 1, (int) (l.length * 0.99))], l[l.length - 1]};
+    }
   }
 
   /**
@@ -356,71 +382,34 @@ public final class FleetBench {
    */
   static Result paced(List<Host> hosts, int clients, double rate, int seconds, Written written, Request request)
       throws Exception {
-    Map<String, Long> answered = new ConcurrentHashMap<>();
-    ConcurrentLinkedQueue<Long> lat = new ConcurrentLinkedQueue<>();
-    AtomicLong answers = new AtomicLong();
-    AtomicLong failed = new AtomicLong();
-    Brain.Listener loop = new Brain.Listener() {
-      @Override
-      public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
-      }
-
-      @Override
-      public void hostsWritten(WorkKey key, Collection<UUID> ids) {
-        long now = System.nanoTime();
-        for (UUID id : ids) {
-          Long t = answered.remove(id.toString());
-          if (t != null) {
-            lat.add(Math.max(0, now - t));
-          }
-        }
-      }
-    };
-    written.delegate = loop;
+    Latencies lat = new Latencies(id -> {});
+    written.delegate = lat;
     hosts.forEach(h -> h.round.set(0));
     ExecutorService pool = Executors.newFixedThreadPool(clients);
-    long total = (long) Math.round(rate * seconds);
+    long total = Math.round(rate * seconds);
     long t0 = System.nanoTime();
     for (long i = 0; i < total; i++) {
-      long due = t0 + (long) (i * 1e9 / rate);
-      long wait = due - System.nanoTime();
+      long wait = t0 + (long) (i * 1e9 / rate) - System.nanoTime();
       if (wait > 0) {
         TimeUnit.NANOSECONDS.sleep(wait);
       }
       Host h = hosts.get((int) (i % hosts.size()));
-      pool.submit(() -> {
-        try {
-          answered.put(h.id, System.nanoTime()); // the write may come before the answer: then it counts as zero
-          HttpResponse<String> r = HTTP.send(request.of(h), HttpResponse.BodyHandlers.ofString());
-          if (r.statusCode() / 100 != 2) {
-            answered.remove(h.id);
-            failed.incrementAndGet();
-          } else {
-            answered.computeIfPresent(h.id, (k, v) -> System.nanoTime());
-            answers.incrementAndGet();
-          }
-        } catch (Exception e) {
-          answered.remove(h.id);
-          failed.incrementAndGet();
-        }
-      });
+      pool.submit(() -> lat.send(h, request));
     }
     pool.shutdown();
     pool.awaitTermination(30, TimeUnit.MINUTES);
     double sent = (System.nanoTime() - t0) / 1e9;
     long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (!answered.isEmpty() && System.nanoTime() < until) {
+    while (!lat.answered.isEmpty() && System.nanoTime() < until) {
       Thread.sleep(20);
     }
     written.delegate = null;
     double secs = (System.nanoTime() - t0) / 1e9;
-    long[] l = lat.stream().mapToLong(x -> x).sorted().toArray();
-    long p50 = l.length == 0 ? 0 : l[l.length / 2];
-    long p99 = l.length == 0 ? 0 : l[Math.min(l.length - 1, (int) (l.length * 0.99))];
+    long[] q = lat.quantiles();
     System.out.printf("%npaced inventories (%,.0f/s for %d s): %,d answered in %.2f s (%d failed), %,d became state in"
-        + " %.2f s; from answer to state p50 %s p99 %s max %s%n", rate, seconds, answers.get(), sent, failed.get(),
-        l.length, secs, ms(p50), ms(p99), ms(l.length == 0 ? 0 : l[l.length - 1]));
-    return new Result(answers.get() / sent, l.length / secs, p50, p99);
+        + " %.2f s; from answer to state p50 %s p99 %s max %s%n", rate, seconds, lat.answers.get(), sent, lat.failed.get(),
+        lat.done.get(), secs, ms(q[0]), ms(q[1]), ms(q[2]));
+    return new Result(lat.answers.get() / sent, lat.done.get() / secs, q[0], q[1]);
   }
 
   static long heapAfterGc() throws InterruptedException {
