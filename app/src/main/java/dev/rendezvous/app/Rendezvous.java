@@ -391,6 +391,16 @@ public final class Rendezvous implements AutoCloseable {
     return startupMillis;
   }
 
+  /**
+   * For a main whose JVM shutdown hook {@link #close()}s this system: the embedded broker is then stopped there, after
+   * its clients, and not by its own hook at the same time (see {@link EmbeddedKafka#shutdownByCaller()}).
+   */
+  public void closedByShutdownHook() {
+    if (kafka != null) {
+      kafka.shutdownByCaller();
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (closed) {

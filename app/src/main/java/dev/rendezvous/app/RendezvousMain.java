@@ -64,6 +64,7 @@ public final class RendezvousMain {
       system.close();
       stopped.countDown();
     }, "rendezvous-shutdown"));
+    system.closedByShutdownHook();
     String api = "http://127.0.0.1:" + config.apiPort();
     System.out.printf("""
 

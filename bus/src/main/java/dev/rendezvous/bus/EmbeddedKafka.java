@@ -119,6 +119,20 @@ public final class EmbeddedKafka implements AutoCloseable {
         return dataDir;
     }
 
+    /**
+     * Leaves the broker's shutdown at JVM exit to the caller, whose own shutdown hook stops the broker's clients first
+     * and then {@link #close()}s it. The JVM runs shutdown hooks at the same time: with this one still registered the
+     * broker unloaded its group coordinator while the consumers were leaving their groups, and they logged ERRORs
+     * ("not the correct coordinator") on a clean stop.
+     */
+    public void shutdownByCaller() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException jvmShuttingDown) {
+            // too late to hand over: the hook runs
+        }
+    }
+
     /** Clean shutdown (logs flushed, lock released); idempotent. */
     @Override
     public void close() {
