@@ -508,8 +508,9 @@ public final class Brain {
       return store.touch(latest.values()).compose(moved -> {
         for (UUID hostId : moved) {
           WorkKey key = keyOf.get(hostId);
+          // no wrote(key): a check-in moves no version, and marking it kept the monitor from ever cross-checking a key
+          // whose hosts poll every few seconds
           checkIns.record(key, hostId, latest.get(hostId).at());
-          wrote(key); // the monitor's version check must not take this check-in for another writer's
         }
         List<Future<?>> runs = new ArrayList<>();
         java.util.Set<UUID> refreshed = new java.util.HashSet<>();
@@ -699,7 +700,7 @@ public final class Brain {
         continue; // written here after the versions were read: the rows read may be older than the cache
       }
       BrainStore.Versions v = current.get(k);
-      cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l, checkIns.latest(key)) ? l : null);
+      cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l) ? l : null);
     }
   }
 

@@ -62,11 +62,30 @@ final class BrainStore {
   private static final String CHECK_CLUSTER = "SELECT rdv_assert(EXISTS (SELECT 1 FROM clusters WHERE id = $1"
       + " AND row_version = $2), '" + STALE + "')";
   /**
-   * The key's hosts are the ones the unit started from: none added, deleted or changed by another writer. Check-ins
-   * are not compared: they do not bump row versions and are written outside the key's lane ({@link CheckIns}).
+   * The key's hosts are the ones the unit started from (none added, deleted or changed by another writer: each such
+   * write bumps the key's version, see V9__host_key_versions.sql), and the unit's own host writes bump it once.
+   * Check-ins bump nothing: they are written outside the key's lane ({@link CheckIns}). A key without a version row
+   * yet is version 0.
    */
-  private static final String CHECK_HOSTS = "SELECT rdv_assert(count(*) = $2 AND coalesce(sum(row_version), 0) = $3, '"
-      + STALE + "') FROM hosts WHERE ";
+  private static final String BRAIN_WRITE = "SELECT set_config('rdv.brain_write', 'on', true)";
+  private static final String BUMP_CLUSTER_KEY = bumpKey("cluster_host_versions", "cluster_id");
+  private static final String BUMP_UNBOUND_KEY = bumpKey("unbound_host_versions", "infra_env_id");
+  private static final String CHECK_CLUSTER_KEY = checkKey("cluster_host_versions", "cluster_id");
+  private static final String CHECK_UNBOUND_KEY = checkKey("unbound_host_versions", "infra_env_id");
+  private static final String CLUSTER_KEY_VERSION = "SELECT version FROM cluster_host_versions WHERE cluster_id = $1";
+  private static final String UNBOUND_KEY_VERSION = "SELECT version FROM unbound_host_versions WHERE infra_env_id = $1";
+
+  private static String bumpKey(String table, String column) {
+    return "WITH u AS (INSERT INTO " + table + " AS v (" + column + ", version) VALUES ($1, $2 + 1) ON CONFLICT ("
+        + column + ") DO UPDATE SET version = v.version + 1 WHERE v.version = $2 RETURNING 1)"
+        + " SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')";
+  }
+
+  private static String checkKey(String table, String column) {
+    return "SELECT rdv_assert(coalesce((SELECT version FROM " + table + " WHERE " + column + " = $1), 0) = $2, '"
+        + STALE + "')";
+  }
+
   private static final String CLAIM_MANY = "WITH c AS (INSERT INTO processed_bus_events (event_id)"
       + " SELECT unnest($1::text[]) ON CONFLICT DO NOTHING RETURNING 1)"
       + " SELECT rdv_assert(count(*) = $2, '" + REPLAY + "') FROM c";
@@ -89,29 +108,43 @@ final class BrainStore {
 
   // ------------------------------------------------------------------------------------------------ reads
 
-  /** The key's cluster and hosts; a cluster that is gone loads with a null cluster and its (orphan) hosts none. */
+  /**
+   * The key's cluster and hosts; a cluster that is gone loads with a null cluster and its (orphan) hosts none. The
+   * key's version is read first: the hosts read after it are at least as new, so a write in between only makes the
+   * next commit's version check fail (read again), never pass over a change the cache lacks.
+   */
   Future<Loaded> load(WorkKey key) {
-    if (key.isCluster()) {
-      Future<RowSet<Row>> c = pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()));
-      // paged: a big cluster's rows with their connectivity reports are hundreds of MB (see PagedRead)
-      Future<List<Row>> h = dev.rendezvous.service.db.PagedRead.rows(pool, "SELECT " + HOST_COLUMNS + HOSTS_FROM
-          + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id", Tuple.of(key.clusterId()));
-      return Future.all(c, h).map(v -> {
-        RowSet<Row> cr = c.result();
-        ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
-        return loaded(key, cluster == null ? null : cluster.tenant(), cluster, h.result());
-      });
-    }
+    UUID id = key.isCluster() ? key.clusterId() : key.infraEnvId();
+    return pool.preparedQuery(key.isCluster() ? CLUSTER_KEY_VERSION : UNBOUND_KEY_VERSION).execute(Tuple.of(id))
+        .compose(vr -> {
+          long version = vr.size() == 0 ? 0 : vr.iterator().next().getLong(0);
+          return key.isCluster() ? loadCluster(key, version) : loadUnbound(key, version);
+        });
+  }
+
+  private Future<Loaded> loadCluster(WorkKey key, long version) {
+    Future<RowSet<Row>> c = pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()));
+    // paged: a big cluster's rows with their connectivity reports are hundreds of MB (see PagedRead)
+    Future<List<Row>> h = dev.rendezvous.service.db.PagedRead.rows(pool, "SELECT " + HOST_COLUMNS + HOSTS_FROM
+        + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id", Tuple.of(key.clusterId()));
+    return Future.all(c, h).map(v -> {
+      RowSet<Row> cr = c.result();
+      ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
+      return loaded(key, cluster == null ? null : cluster.tenant(), cluster, h.result(), version);
+    });
+  }
+
+  private Future<Loaded> loadUnbound(WorkKey key, long version) {
     Future<RowSet<Row>> ie = pool.preparedQuery("SELECT tenant FROM infra_envs WHERE id = $1").execute(Tuple.of(key.infraEnvId()));
     Future<RowSet<Row>> h = pool.preparedQuery("SELECT " + HOST_COLUMNS + HOSTS_FROM
         + " WHERE h.infra_env_id = $1 AND h.cluster_id IS NULL ORDER BY h.registered_at, h.id").execute(Tuple.of(key.infraEnvId()));
     return Future.all(ie, h).map(v -> {
       String tenant = ie.result().size() == 0 ? null : ie.result().iterator().next().getString(0);
-      return loaded(key, tenant, null, h.result());
+      return loaded(key, tenant, null, h.result(), version);
     });
   }
 
-  private static Loaded loaded(WorkKey key, String tenant, ClusterRecord cluster, Iterable<Row> rows) {
+  private static Loaded loaded(WorkKey key, String tenant, ClusterRecord cluster, Iterable<Row> rows, long version) {
     Map<UUID, HostRecord> hosts = new LinkedHashMap<>();
     Map<UUID, Boolean> staticNet = new LinkedHashMap<>();
     Map<UUID, StoredHost> stored = new LinkedHashMap<>();
@@ -121,7 +154,7 @@ final class BrainStore {
       stored.put(s.id(), s);
       staticNet.put(s.infraEnvId(), s.staticNetworking());
     }
-    return new Loaded(key, tenant, cluster, hosts, staticNet, stored);
+    return new Loaded(key, tenant, cluster, hosts, staticNet, stored, version);
   }
 
   Future<Optional<InfraEnvInfo>> infraEnv(UUID id) {
@@ -164,52 +197,41 @@ final class BrainStore {
         });
   }
 
-  /** A key's row versions as the database has them now, to tell whether a cached copy is still current. */
-  record Versions(Long clusterVersion, int hostCount, long versionSum, OffsetDateTime latestCheckIn) {
+  /** A key's versions as the database has them now, to tell whether a cached copy is still current. */
+  record Versions(Long clusterVersion, long hostsVersion) {
     /** The versions of the rows {@code l} was read from (or written as). */
     static Versions of(Loaded l) {
-      return new Versions(l.cluster() == null ? null : l.cluster().rowVersion(), l.hostCount(), l.versionSum(),
-          l.latestCheckIn());
+      return new Versions(l.cluster() == null ? null : l.cluster().rowVersion(), l.hostsVersion());
     }
 
     /** The same rows' versions as {@code o} (false when {@code o} is null: the key is gone). */
     boolean sameAs(Versions o) {
-      return o != null && java.util.Objects.equals(clusterVersion, o.clusterVersion) && hostCount == o.hostCount
-          && versionSum == o.versionSum && java.util.Objects.equals(latestCheckIn == null ? null : latestCheckIn.toInstant(),
-              o.latestCheckIn == null ? null : o.latestCheckIn.toInstant());
+      return o != null && Objects.equals(clusterVersion, o.clusterVersion) && hostsVersion == o.hostsVersion;
     }
 
-    /**
-     * Whether the rows are still what {@code l} holds, with {@code recorded} the key's latest check-in written here
-     * but not folded into {@code l} yet: a later check-in in the rows came from another writer.
-     */
-    boolean matches(Loaded l, Instant recorded) {
-      Long cached = l.cluster() == null ? null : l.cluster().rowVersion();
-      Instant seen = l.latestCheckIn() == null ? null : l.latestCheckIn().toInstant();
-      if (recorded != null && (seen == null || recorded.isAfter(seen))) {
-        seen = recorded;
-      }
-      Instant stored = latestCheckIn == null ? null : latestCheckIn.toInstant();
-      return java.util.Objects.equals(cached, clusterVersion) && hostCount == l.hostCount() && versionSum == l.versionSum()
-          && (stored == null || (seen != null && !stored.isAfter(seen)));
+    /** Whether the rows are still what {@code l} holds. */
+    boolean matches(Loaded l) {
+      return sameAs(of(l));
     }
   }
 
-  /** Every key's versions in two queries (the monitor compares them with its cache each tick). */
+  /**
+   * Every key's versions, in two queries over the clusters and the infra-envs with unbound hosts (the monitor
+   * compares them with its cache each tick): no pass over the fleet's host rows.
+   */
   Future<Map<WorkKey, Versions>> versions() {
-    Future<RowSet<Row>> clusters = pool.query("SELECT c.id, c.row_version, count(h.id), coalesce(sum(h.row_version), 0),"
-        + " max(h.checked_in_at) FROM clusters c LEFT JOIN hosts h ON h.cluster_id = c.id GROUP BY c.id").execute();
-    Future<RowSet<Row>> unbound = pool.query("SELECT infra_env_id, count(*), sum(row_version), max(checked_in_at)"
-        + " FROM hosts WHERE cluster_id IS NULL GROUP BY infra_env_id").execute();
+    Future<RowSet<Row>> clusters = pool.query("SELECT c.id, c.row_version, coalesce(v.version, 0) FROM clusters c"
+        + " LEFT JOIN cluster_host_versions v ON v.cluster_id = c.id").execute();
+    Future<RowSet<Row>> unbound = pool.query("SELECT u.infra_env_id, coalesce(v.version, 0) FROM"
+        + " (SELECT DISTINCT infra_env_id FROM hosts WHERE cluster_id IS NULL) u"
+        + " LEFT JOIN unbound_host_versions v ON v.infra_env_id = u.infra_env_id").execute();
     return Future.all(clusters, unbound).map(v -> {
       Map<WorkKey, Versions> out = new java.util.HashMap<>();
       for (Row r : clusters.result()) {
-        out.put(WorkKey.cluster(r.getUUID(0)), new Versions(r.getLong(1), r.getLong(2).intValue(),
-            r.getNumeric(3).longValue(), r.getOffsetDateTime(4)));
+        out.put(WorkKey.cluster(r.getUUID(0)), new Versions(r.getLong(1), r.getLong(2)));
       }
       for (Row r : unbound.result()) {
-        out.put(WorkKey.unbound(r.getUUID(0)), new Versions(null, r.getLong(1).intValue(), r.getNumeric(2).longValue(),
-            r.getOffsetDateTime(3)));
+        out.put(WorkKey.unbound(r.getUUID(0)), new Versions(null, r.getLong(1)));
       }
       return out;
     });
@@ -267,6 +289,7 @@ final class BrainStore {
   Future<Outcome> commit(Work w, List<String> eventIds) {
     return pool.withTransaction(conn -> {
       List<Future<?>> all = new ArrayList<>();
+      all.add(conn.query(BRAIN_WRITE).execute()); // this transaction versions its key itself (no trigger bumps)
       if (eventIds.size() == 1) {
         all.add(conn.preparedQuery(CLAIM).execute(Tuple.of(eventIds.get(0))));
       } else if (!eventIds.isEmpty()) {
@@ -276,10 +299,12 @@ final class BrainStore {
       if (base.cluster() != null && !w.clusterChanged()) {
         all.add(conn.preparedQuery(CHECK_CLUSTER).execute(Tuple.of(base.key().clusterId(), base.cluster().rowVersion())));
       }
-      String where = base.key().isCluster() ? "cluster_id = $1" : "infra_env_id = $1 AND cluster_id IS NULL";
+      // before any host write: the triggers of a host moving to another key bump this one too
       UUID id = base.key().isCluster() ? base.key().clusterId() : base.key().infraEnvId();
-      all.add(conn.preparedQuery(CHECK_HOSTS + where)
-          .execute(Tuple.of(id, base.hostCount(), base.versionSum())));
+      boolean writesHosts = !w.writes().isEmpty();
+      String keySql = base.key().isCluster() ? (writesHosts ? BUMP_CLUSTER_KEY : CHECK_CLUSTER_KEY)
+          : (writesHosts ? BUMP_UNBOUND_KEY : CHECK_UNBOUND_KEY);
+      all.add(conn.preparedQuery(keySql).execute(Tuple.of(id, base.hostsVersion())));
       OffsetDateTime now = SnapshotMapper.offset(w.now);
       for (Map.Entry<UUID, StoredHost> e : w.writes().entrySet()) {
         UUID hostId = e.getKey();

@@ -48,7 +48,8 @@ final class CheckIns {
       hosts.put(e.getKey(), r.withSnapshot(s.toBuilder().checkedInAt(at)
           .hostTimestamp(Math.max(s.hostTimestamp(), at.getEpochSecond())).build()));
     }
-    return hosts == null ? l : new Loaded(l.key(), l.tenant(), l.cluster(), hosts, l.staticNetworking(), l.stored());
+    return hosts == null ? l : new Loaded(l.key(), l.tenant(), l.cluster(), hosts, l.staticNetworking(), l.stored(),
+        l.hostsVersion());
   }
 
   /** The host's latest recorded check-in not yet folded (null when none). */

@@ -1,16 +1,15 @@
 package dev.rendezvous.service.brain;
 
-import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * What the store read for one key, as cached between units of work. {@code cluster} is null for unbound
- * hosts. The host aggregate (count, sum of row versions) is what a unit of work re-checks inside its
- * transaction: any write by someone else since (a new, deleted or changed host) makes it differ, the
- * transaction aborts and the key is read again; the latest check-in is compared by the monitor only
- * ({@link CheckIns}). {@code stored} holds each host's row as
+ * hosts. {@code hostsVersion} is the key's version as read before its hosts (the database bumps it on every
+ * write to them): a unit of work checks and bumps it inside its transaction, so any write by someone else since
+ * (a new, deleted or changed host) makes it differ, the transaction aborts and the key is read again. Check-ins
+ * bump nothing ({@link CheckIns}). {@code stored} holds each host's row as
  * last read or written, so a unit writes only the columns that changed (an unchanged inventory is neither
  * serialised again nor rewritten, which keeps TOAST and WAL traffic down).
  */
@@ -20,7 +19,8 @@ record Loaded(
     ClusterRecord cluster,
     Map<UUID, HostRecord> hosts,
     Map<UUID, Boolean> staticNetworking,
-    Map<UUID, StoredHost> stored) {
+    Map<UUID, StoredHost> stored,
+    long hostsVersion) {
 
   Loaded {
     tenant = SnapshotMapper.shared(tenant);
@@ -45,30 +45,10 @@ record Loaded(
 
   /** Without the rows as last read or written (every column of a changed host is then written). */
   Loaded(WorkKey key, String tenant, ClusterRecord cluster, Map<UUID, HostRecord> hosts, Map<UUID, Boolean> staticNetworking) {
-    this(key, tenant, cluster, hosts, staticNetworking, Map.of());
+    this(key, tenant, cluster, hosts, staticNetworking, Map.of(), 0);
   }
 
   int hostCount() {
     return hosts.size();
-  }
-
-  /** The latest checked_in_at of the hosts (null when none checked in). */
-  OffsetDateTime latestCheckIn() {
-    java.time.Instant max = null;
-    for (HostRecord h : hosts.values()) {
-      java.time.Instant t = h.snapshot().checkedInAt();
-      if (t != null && (max == null || t.isAfter(max))) {
-        max = t;
-      }
-    }
-    return SnapshotMapper.offset(max);
-  }
-
-  long versionSum() {
-    long s = 0;
-    for (HostRecord h : hosts.values()) {
-      s += h.rowVersion();
-    }
-    return s;
   }
 }

@@ -379,7 +379,7 @@ final class Work {
     return !events.isEmpty() || clusterChanged() || !changedHosts().isEmpty() || !pushes.isEmpty();
   }
 
-  /** What the cache holds after this work committed: bumped versions for the rows written. */
+  /** What the cache holds after this work committed: bumped versions for the rows and the key written. */
   Loaded committed() {
     Map<UUID, HostRecord> after = new LinkedHashMap<>();
     for (HostRecord r : hosts.values()) {
@@ -400,6 +400,8 @@ final class Work {
     Map<UUID, StoredHost> stored = new LinkedHashMap<>(base.stored());
     writes().forEach((id, s) -> stored.put(id, s.withRowVersion(after.get(id).rowVersion())));
     stored.keySet().retainAll(after.keySet());
-    return new Loaded(base.key(), tenant, c, after, staticNetworking, stored);
+    // the commit bumped the key's version once when it wrote any host (BrainStore.commit)
+    return new Loaded(base.key(), tenant, c, after, staticNetworking, stored,
+        writes().isEmpty() ? base.hostsVersion() : base.hostsVersion() + 1);
   }
 }

@@ -27,7 +27,7 @@ class CheckInsTest {
       hosts.put(id, r);
       stored.put(id, SnapshotMapper.stored(r));
     }
-    return new Loaded(KEY, "tenant", null, hosts, Map.of(), stored);
+    return new Loaded(KEY, "tenant", null, hosts, Map.of(), stored, 0);
   }
 
   @Test
