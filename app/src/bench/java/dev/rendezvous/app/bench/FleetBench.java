@@ -39,14 +39,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>{@code mvn -q -B -pl app -am -Pbench test-compile exec:java -Dexec.args="clusters=10 hosts=100 clients=16"}
  * <p>{@code rounds=N}: N closed-loop rounds of new inventories (the sustained rate), then, below saturation, an open
  * loop at half that rate ({@code paced=auto}, at most 1,000/s; {@code paced=R} replies per second, {@code paced=0}
- * none) for {@code paced_seconds=10}.
+ * none) for {@code paced_seconds=10}. {@code warmup=N}: N closed-loop rounds before the sustained ones, not counted:
+ * a fresh JVM spends its first minutes compiling (the C2 threads took a third of the CPU in the first registration
+ * runs), which the short phases otherwise measure.
  */
 public final class FleetBench {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
 
   public static void main(String[] argv) throws Exception {
     Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16", "rounds", "0",
-        "paced", "auto", "paced_seconds", "10"));
+        "paced", "auto", "paced_seconds", "10", "warmup", "0"));
     for (String s : argv) {
       for (String kv : s.split("\\s+")) {
         if (kv.contains("=")) {
@@ -59,12 +61,13 @@ public final class FleetBench {
     int clients = Integer.parseInt(a.get("clients"));
     int rounds = Integer.parseInt(a.get("rounds"));
     int pacedSeconds = Integer.parseInt(a.get("paced_seconds"));
+    int warmup = rounds <= 0 ? 0 : Math.max(0, Integer.parseInt(a.get("warmup")));
     Path dir = Files.createTempDirectory("rdv-fleet-bench");
     int port = freePort();
     List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + freePort(),
         "--auth=none"));
     a.forEach((k, v) -> {
-      if (!List.of("clusters", "hosts", "clients", "rounds", "paced", "paced_seconds").contains(k)) {
+      if (!List.of("clusters", "hosts", "clients", "rounds", "paced", "paced_seconds", "warmup").contains(k)) {
         flags.add("--" + k + "=" + v);
       }
     });
@@ -107,7 +110,7 @@ public final class FleetBench {
           : (int) Math.ceil(pacedCeiling(a.get("paced")) * pacedSeconds / (double) hosts.size()) + 1;
       for (Host h : hosts) {
         List<String> perRound = new ArrayList<>();
-        for (int r = 0; r <= Math.max(0, rounds) + pacedRounds; r++) {
+        for (int r = 0; r <= warmup + Math.max(0, rounds) + pacedRounds; r++) {
           h.round.set(r);
           perRound.add(new JsonObject().put("step_id", "inventory-" + h.n).put("step_type", "inventory").put("exit_code", 0)
               .put("output", inventory(template, h)).put("error", "").encode());
@@ -121,8 +124,13 @@ public final class FleetBench {
       Thread.sleep(3000); // the debounced passes the burst asked for
       double evaluations1 = brain.hostEvaluations();
       // round r's reply reports a little less usable memory than round r-1's: each is new state for its host
-      Result sustained = rounds <= 0 ? null : sustained(hosts, clients, rounds, written, h -> post(base + "/infra-envs/"
-          + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token, bodies.get(h.id).get((int) h.round.get() + 1)));
+      if (warmup > 0) {
+        sustained("warm-up, not counted", hosts, clients, warmup, written, h -> post(base + "/infra-envs/" + h.infraEnv
+            + "/hosts/" + h.id + "/instructions", h.token, bodies.get(h.id).get((int) h.round.get() + 1)));
+      }
+      Result sustained = rounds <= 0 ? null : sustained("sustained inventories", hosts, clients, rounds, written,
+          h -> post(base + "/infra-envs/" + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token,
+              bodies.get(h.id).get(warmup + (int) h.round.get() + 1)));
       Thread.sleep(3000); // the debounced full refreshes and the monitor settle
       double evaluations2 = brain.hostEvaluations();
       // below saturation: an open loop at half the sustained rate (or the rate asked for), each reply new state
@@ -130,7 +138,7 @@ public final class FleetBench {
           ? Math.min(sustained.processed / 2, PACED_AUTO_MAX) : Double.parseDouble(a.get("paced"));
       Result paced = pacedRate <= 0 ? null : paced(hosts, clients, pacedRate, pacedSeconds, written, h -> post(base
           + "/infra-envs/" + h.infraEnv + "/hosts/" + h.id + "/instructions", h.token,
-          bodies.get(h.id).get(Math.max(0, rounds) + 1 + (int) h.round.getAndIncrement() % pacedRounds)));
+          bodies.get(h.id).get(warmup + Math.max(0, rounds) + 1 + (int) h.round.getAndIncrement() % pacedRounds)));
       Thread.sleep(3000);
       long heapAfter = heapAfterGc();
       System.out.printf("%nheap after GC: %,d KiB before the hosts, %,d KiB with them: %,.1f KiB per host (all of the"
@@ -145,10 +153,11 @@ public final class FleetBench {
           inv.processed / inv.accepted, inv.accepted / health, inv.processed / health);
       System.out.printf("  host evaluations (validations + state machine) per inventory: %.1f first inventories%s%n",
           (evaluations1 - evaluations0) / hosts.size(), rounds <= 0 ? "" : String.format(", %.1f sustained (with the"
-              + " monitor's passes)", (evaluations2 - evaluations1) / ((double) hosts.size() * rounds)));
+              + " monitor's passes)", (evaluations2 - evaluations1) / ((double) hosts.size() * (warmup + rounds))));
       if (sustained != null) {
-        System.out.printf("  sustained:     %,.0f/s became state (%d rounds, each host's next inventory once its last was"
-            + " state); p50 %s p99 %s from 204 to state; processed/health %.2f%n", sustained.processed, rounds,
+        System.out.printf("  sustained:     %,.0f/s became state (%d rounds after %d of warm-up, each host's next inventory"
+            + " once its last was state); p50 %s p99 %s from 204 to state; processed/health %.2f%n", sustained.processed,
+            rounds, warmup,
             ms(sustained.p50), ms(sustained.p99), sustained.processed / health);
       }
       if (paced != null) {
@@ -277,7 +286,8 @@ public final class FleetBench {
    * Closed loop, like agents: each host posts its next inventory once the brain wrote its last one as state, for
    * {@code rounds} rounds; the clients always have hosts to serve, so this is the brain's sustained rate.
    */
-  static Result sustained(List<Host> hosts, int clients, int rounds, Written written, Request request) throws Exception {
+  static Result sustained(String label, List<Host> hosts, int clients, int rounds, Written written, Request request)
+      throws Exception {
     java.util.concurrent.LinkedBlockingQueue<Host> ready = new java.util.concurrent.LinkedBlockingQueue<>(hosts);
     Map<String, Host> byId = new HashMap<>();
     hosts.forEach(h -> byId.put(h.id, h));
@@ -308,8 +318,8 @@ public final class FleetBench {
     written.delegate = null;
     double secs = (System.nanoTime() - t0) / 1e9;
     long[] q = lat.quantiles();
-    System.out.printf("%nsustained inventories (%d rounds): %,d became state in %.2f s = %,.0f/s (%d failed); from answer"
-        + " to state p50 %s p99 %s max %s%n", rounds, lat.done.get(), secs, lat.done.get() / secs, lat.failed.get(),
+    System.out.printf("%n%s (%d rounds): %,d became state in %.2f s = %,.0f/s (%d failed); from answer"
+        + " to state p50 %s p99 %s max %s%n", label, rounds, lat.done.get(), secs, lat.done.get() / secs, lat.failed.get(),
         ms(q[0]), ms(q[1]), ms(q[2]));
     return new Result(lat.done.get() / secs, lat.done.get() / secs, q[0], q[1]);
   }
