@@ -91,8 +91,11 @@ final class BrainStore {
       + " SELECT rdv_assert(count(*) = $2, '" + REPLAY + "') FROM c";
   private static final String CLAIM = "WITH c AS (INSERT INTO processed_bus_events (event_id) VALUES ($1)"
       + " ON CONFLICT DO NOTHING RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM c), '" + REPLAY + "')";
-  private static final String INSERT_EVENT = "INSERT INTO events (tenant, name, cluster_id, host_id, infra_env_id,"
-      + " severity, category, message, event_time, props) VALUES ($1, $2, $3, $4, $5, $6, 'user', $7, $8, $9::text::jsonb)";
+  /** A unit's events in one statement, in order (one call of the outbox trigger per commit, not per event). */
+  private static final String INSERT_EVENTS = "INSERT INTO events (tenant, name, cluster_id, host_id, infra_env_id,"
+      + " severity, category, message, event_time, props) SELECT $1, n, c, h, i, s, 'user', m, $2, p::jsonb"
+      + " FROM unnest($3::text[], $4::uuid[], $5::uuid[], $6::uuid[], $7::text[], $8::text[], $9::text[])"
+      + " WITH ORDINALITY AS t(n, c, h, i, s, m, p, k) ORDER BY k";
 
   private final Pool pool;
 
@@ -318,12 +321,26 @@ final class BrainStore {
             c.state(), now, base.cluster().rowVersion()))));
       }
       if (!w.events().isEmpty()) {
-        List<Tuple> rows = new ArrayList<>(w.events().size());
-        for (DomainEvent e : w.events()) {
-          rows.add(Tuple.from(Arrays.asList(w.tenant(), e.name(), e.clusterId(), e.hostId(), e.infraEnvId(),
-              e.severity().wire(), e.message(), now, e.props().isEmpty() ? null : new JsonObject(new LinkedHashMap<>(e.props())).encode())));
+        int n = w.events().size();
+        String[] names = new String[n];
+        UUID[] clusters = new UUID[n];
+        UUID[] hosts = new UUID[n];
+        UUID[] infraEnvs = new UUID[n];
+        String[] severities = new String[n];
+        String[] messages = new String[n];
+        String[] props = new String[n];
+        for (int i = 0; i < n; i++) {
+          DomainEvent e = w.events().get(i);
+          names[i] = e.name();
+          clusters[i] = e.clusterId();
+          hosts[i] = e.hostId();
+          infraEnvs[i] = e.infraEnvId();
+          severities[i] = e.severity().wire();
+          messages[i] = e.message();
+          props[i] = e.props().isEmpty() ? null : new JsonObject(new LinkedHashMap<>(e.props())).encode();
         }
-        all.add(conn.preparedQuery(INSERT_EVENT).executeBatch(rows));
+        all.add(conn.preparedQuery(INSERT_EVENTS).execute(Tuple.from(Arrays.asList(w.tenant(), now, names, clusters,
+            hosts, infraEnvs, severities, messages, props))));
       }
       return Future.join(all).transform(ar -> {
         // join waits for every statement, so the first failure is the one to report

@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes recorded events to the events topic (the outbox relay): unpublished rows in order, then
- * marks them. Runs on a timer; one batch at a time; instances share the work through row locks. At-least-once:
+ * Publishes recorded events to the events topic (the outbox relay): the events queued in {@code event_outbox}
+ * (every insert into events queues its rows, V10) in order, then takes them off the queue. Runs on a timer; one batch at a time; instances share the work through row locks. At-least-once:
  * a crash after publishing and before marking republishes the batch, which carries the same event ids (derived
  * from the row).
  */
@@ -57,14 +57,19 @@ public final class EventRelay {
     running = true;
     // In one transaction, the batch's rows locked (SKIP LOCKED: another instance's relay takes other rows), so
     // several instances relay the same table without publishing a row twice (short of a crash before the commit).
-    return pool.withTransaction(conn -> conn.query("SELECT seq, name, cluster_id, host_id, infra_env_id, severity,"
-            + " category, message, event_time, props FROM events WHERE NOT published ORDER BY seq LIMIT " + BATCH
-            + " FOR UPDATE SKIP LOCKED")
+    // (an event deleted meanwhile leaves its queue entry with no row: taken off with the batch)
+    return pool.withTransaction(conn -> conn.query("SELECT o.seq, e.seq IS NOT NULL AS present, e.name, e.cluster_id,"
+            + " e.host_id, e.infra_env_id, e.severity, e.category, e.message, e.event_time, e.props FROM event_outbox o"
+            + " LEFT JOIN events e ON e.seq = o.seq ORDER BY o.seq LIMIT " + BATCH + " FOR UPDATE OF o SKIP LOCKED")
         .execute()
         .compose(rows -> {
           List<CompletableFuture<?>> sends = new ArrayList<>();
           List<Long> seqs = new ArrayList<>();
           for (Row r : rows) {
+            if (!r.getBoolean("present")) {
+              seqs.add(r.getLong("seq"));
+              continue;
+            }
             UUID cluster = r.getUUID("cluster_id");
             UUID infraEnv = r.getUUID("infra_env_id");
             if (cluster == null && infraEnv == null) {
@@ -84,7 +89,7 @@ public final class EventRelay {
             return Future.succeededFuture(0);
           }
           return Future.fromCompletionStage(CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)), vertx.getOrCreateContext())
-              .compose(v -> conn.preparedQuery("UPDATE events SET published = TRUE WHERE seq = ANY($1)")
+              .compose(v -> conn.preparedQuery("DELETE FROM event_outbox WHERE seq = ANY($1)")
                   .execute(Tuple.of(seqs.toArray(new Long[0]))))
               .map(v -> seqs.size());
         }))

@@ -18,9 +18,10 @@ public final class RetentionSweeper {
   private static final int CHUNK = 5000;
   private static final String SWEEP_LEDGER = "DELETE FROM processed_bus_events WHERE event_id IN (SELECT event_id"
       + " FROM processed_bus_events WHERE processed_at < now() - make_interval(secs => $1) LIMIT " + CHUNK + ")";
-  // only events the relay has published: an unpublished one is still owed to the bus
-  private static final String SWEEP_EVENTS = "DELETE FROM events WHERE seq IN (SELECT seq FROM events"
-      + " WHERE published AND event_time < now() - make_interval(secs => $1) LIMIT " + CHUNK + ")";
+  // only events the relay has published: one still in the outbox is owed to the bus
+  private static final String SWEEP_EVENTS = "DELETE FROM events WHERE seq IN (SELECT seq FROM events e"
+      + " WHERE event_time < now() - make_interval(secs => $1)"
+      + " AND NOT EXISTS (SELECT 1 FROM event_outbox o WHERE o.seq = e.seq) LIMIT " + CHUNK + ")";
 
   private final Pool pool;
   private final Duration ledgerRetention;

@@ -27,10 +27,14 @@ class RetentionSweeperTest {
           + " now() - interval '9 days' FROM generate_series(1, 12000) i").execute());
       await(pool.query("INSERT INTO processed_bus_events (event_id, processed_at) VALUES ('recent', now() - interval '7 days'),"
           + " ('new', now())").execute());
-      String event = "INSERT INTO events (tenant, name, severity, message, event_time, published) VALUES ";
-      await(pool.query(event + "('t', 'old-published', 'info', 'm', now() - interval '31 days', true),"
-          + " ('t', 'old-unpublished', 'info', 'm', now() - interval '31 days', false),"
-          + " ('t', 'recent', 'info', 'm', now() - interval '29 days', true)").execute());
+      String event = "INSERT INTO events (tenant, name, severity, message, event_time) VALUES ";
+      await(pool.query(event + "('t', 'old-published', 'info', 'm', now() - interval '31 days'),"
+          + " ('t', 'old-unpublished', 'info', 'm', now() - interval '31 days'),"
+          + " ('t', 'recent', 'info', 'm', now() - interval '29 days')").execute());
+      assertEquals(3, count(pool, "SELECT count(*) FROM event_outbox"), "every event inserted is owed to the bus");
+      // as the relay does once they are on the bus
+      await(pool.query("DELETE FROM event_outbox WHERE seq IN (SELECT seq FROM events WHERE name IN ('old-published',"
+          + " 'recent'))").execute());
 
       long[] swept = await(new RetentionSweeper(pool, Duration.ofDays(7), Duration.ofDays(30)).sweep());
       assertEquals(12000, swept[0], "ledger ids older than the bus retention plus a day, in several chunks");
