@@ -358,6 +358,9 @@ final class BrainStore {
       if (e instanceof PgException pg && "23505".equals(pg.getSqlState())) {
         return Future.succeededFuture(Outcome.STALE); // a host row inserted meanwhile by another writer
       }
+      if (e instanceof PgException pg && "23503".equals(pg.getSqlState())) {
+        return Future.succeededFuture(Outcome.STALE); // the cluster or infra-env deleted meanwhile: read it again
+      }
       return Future.failedFuture(e);
     });
   }
