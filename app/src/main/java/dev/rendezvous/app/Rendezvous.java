@@ -123,7 +123,7 @@ public final class Rendezvous implements AutoCloseable {
 
       Observability observability = new Observability();
       vertx = observability.newVertx(new VertxOptions());
-      Pool pool = Database.pool(vertx, dbUrl, 16);
+      Pool pool = Database.pool(vertx, dbUrl, 16, "api");
       List<String> applied = Migrations.apply(pool).await(60, TimeUnit.SECONDS);
       LOG.atInfo().addKeyValue("applied", applied).log("database migrated");
 
@@ -145,7 +145,7 @@ public final class Rendezvous implements AutoCloseable {
           .mirrors(c.service().mirrors());
       // the brain's connections of its own: a thousand installers polling the API at once must not starve the units
       // that turn their reports into state (they once waited out "Timeout waiting for connection" for minutes)
-      Pool brainPool = Database.pool(vertx, dbUrl, 8);
+      Pool brainPool = Database.pool(vertx, dbUrl, 8, "brain");
       BrainConsumer brain = new BrainConsumer(vertx, brainPool, producer, bootstrap, c.service());
       opened.push(brain);
       RestApi.BusPublisher publisher =

@@ -241,10 +241,13 @@ public final class Brain {
       if (!scope.isEmpty()) {
         rules.settle(w, scope);
       }
+      if (publisher.lostPushes(key)) {
+        w.planFloor(null); // a host whose push was lost is due now: look at every host
+      }
       rules.plan(w, publisher::last, pacing.getAsDouble());
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
-        keep(key, base);
+        keep(key, base.withPlanFloor(w.planFloor()));
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
       if (w.tenant() == null) {
@@ -297,7 +300,12 @@ public final class Brain {
    * Before, such a key was read again by every monitor pass (an installed 1,000-host cluster after a restart).
    */
   private void keep(WorkKey key, Loaded base) {
-    if (cache.get(key) == base) {
+    Loaded cached = cache.get(key);
+    if (cached == base) {
+      return;
+    }
+    if (cached != null && cached.sameRowsAs(base)) {
+      cache.put(key, base); // only the plan floor moved: nothing read or written
       return;
     }
     if (finished(base)) {

@@ -43,13 +43,23 @@ final class CheckIns {
         continue;
       }
       if (hosts == null) {
-        hosts = new LinkedHashMap<>(l.hosts());
+        hosts = new LinkedHashMap<>();
       }
       hosts.put(e.getKey(), r.withSnapshot(s.toBuilder().checkedInAt(at)
           .hostTimestamp(Math.max(s.hostTimestamp(), at.getEpochSecond())).build()));
     }
-    return hosts == null ? l : new Loaded(l.key(), l.tenant(), l.cluster(), hosts, l.staticNetworking(), l.stored(),
-        l.hostsVersion());
+    // the table advanced by the hosts that checked in, not copied (a polling fleet folds some in before most units)
+    if (hosts == null) {
+      return l;
+    }
+    dev.rendezvous.service.domain.cluster.ClusterContext view = l.view();
+    if (view != null) {
+      for (HostRecord r : hosts.values()) {
+        view = view.withHost(r.snapshot());
+      }
+    }
+    return new Loaded(l.key(), l.tenant(), l.cluster(), l.hostTable().with(hosts), l.staticNetworking(), l.stored(),
+        l.hostsVersion(), l.planFloor(), view);
   }
 
   /** The host's latest recorded check-in not yet folded (null when none). */

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.brain;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -11,7 +12,10 @@ import java.util.UUID;
  * (a new, deleted or changed host) makes it differ, the transaction aborts and the key is read again. Check-ins
  * bump nothing ({@link CheckIns}). {@code stored} holds each host's row as
  * last read or written, so a unit writes only the columns that changed (an unchanged inventory is neither
- * serialised again nor rewritten, which keeps TOAST and WAL traffic down).
+ * serialised again nor rewritten, which keeps TOAST and WAL traffic down). {@code planFloor}: no host of the key
+ * has a plan due before it (null: not known, every host is looked at), so a unit plans only the hosts it touched.
+ * {@code view}: the cluster with these hosts as the domain reads it, as the last unit left it (null: built when a unit
+ * needs it), so a unit does not rebuild it and its lookups from every host.
  */
 record Loaded(
     WorkKey key,
@@ -20,27 +24,28 @@ record Loaded(
     Map<UUID, HostRecord> hosts,
     Map<UUID, Boolean> staticNetworking,
     Map<UUID, StoredHost> stored,
-    long hostsVersion) {
+    long hostsVersion,
+    Instant planFloor,
+    dev.rendezvous.service.domain.cluster.ClusterContext view) {
 
   Loaded {
     tenant = SnapshotMapper.shared(tenant);
-    hosts = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(hosts));
+    // tables as they are (a committed unit's advance of its base), anything else copied into one
+    hosts = HostTable.of(hosts);
     staticNetworking = Map.copyOf(staticNetworking);
-    // the cache keeps fingerprints of the rows' documents, not their text (issue 13: memory per idle host)
-    boolean asCached = true;
-    for (StoredHost s : stored.values()) {
-      if (s.compact() != s) {
-        asCached = false;
-        break;
-      }
-    }
-    if (asCached) {
-      stored = Map.copyOf(stored); // the very map when it is a cached one already
-    } else {
-      Map<UUID, StoredHost> compact = new java.util.HashMap<>(stored.size() * 2);
+    // the cache keeps fingerprints of the rows' documents, not their text (issue 13: memory per idle host); a table
+    // is already in that form (Work.committed compacts the rows it adds)
+    if (!(stored instanceof HostTable)) {
+      Map<UUID, StoredHost> compact = new LinkedHashMap<>(stored.size() * 2);
       stored.forEach((id, s) -> compact.put(id, s.compact()));
-      stored = Map.copyOf(compact);
+      stored = HostTable.of(compact);
     }
+  }
+
+  /** As read from the database: when the hosts' plans are next due is not known yet. */
+  Loaded(WorkKey key, String tenant, ClusterRecord cluster, Map<UUID, HostRecord> hosts,
+      Map<UUID, Boolean> staticNetworking, Map<UUID, StoredHost> stored, long hostsVersion) {
+    this(key, tenant, cluster, hosts, staticNetworking, stored, hostsVersion, null, null);
   }
 
   /** Without the rows as last read or written (every column of a changed host is then written). */
@@ -50,5 +55,27 @@ record Loaded(
 
   int hostCount() {
     return hosts.size();
+  }
+
+  @SuppressWarnings("unchecked")
+  HostTable<HostRecord> hostTable() {
+    return (HostTable<HostRecord>) hosts;
+  }
+
+  @SuppressWarnings("unchecked")
+  HostTable<StoredHost> storedTable() {
+    return (HostTable<StoredHost>) stored;
+  }
+
+  /** Whether {@code o} holds the very rows this does (it may differ in its plan floor). */
+  boolean sameRowsAs(Loaded o) {
+    return hosts == o.hosts && stored == o.stored && cluster == o.cluster && hostsVersion == o.hostsVersion
+        && staticNetworking == o.staticNetworking && key.equals(o.key);
+  }
+
+  /** The same state with another plan floor (a unit that changed nothing but found when its plans are due). */
+  Loaded withPlanFloor(Instant floor) {
+    return java.util.Objects.equals(floor, planFloor) ? this
+        : new Loaded(key, tenant, cluster, hosts, staticNetworking, stored, hostsVersion, floor, view);
   }
 }

@@ -24,6 +24,9 @@ final class PlanPublisher {
   /** The plan last pushed per host (per infra-env: one machine may be a host in two); a failed publish removes it. */
   private final Map<HostKey, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
 
+  /** Keys with a push lost since their last unit: their plan floor no longer holds (a host is due at once). */
+  private final java.util.Set<WorkKey> lost = ConcurrentHashMap.newKeySet();
+
   PlanPublisher(BusProducer producer) {
     this.producer = producer;
   }
@@ -33,8 +36,14 @@ final class PlanPublisher {
     return pushed.get(HostKey.of(host));
   }
 
+  /** Whether a push of the key was lost since this was last asked (asking clears it). */
+  boolean lostPushes(WorkKey key) {
+    return !lost.isEmpty() && lost.remove(key);
+  }
+
   /** Publishes the work's plans in order (the bootstrap's last), without waiting: a failed one is pushed again. */
   void publish(Work w) {
+    WorkKey workKey = w.base.key();
     List<Work.Push> pushes = new ArrayList<>(w.pushes());
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
@@ -52,6 +61,7 @@ final class PlanPublisher {
         if (err != null) {
           LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
           pushed.remove(key);
+          lost.add(workKey);
         }
       });
     }

@@ -14,7 +14,6 @@ import dev.rendezvous.service.domain.host.Inventory;
 import dev.rendezvous.service.domain.planning.StepPlan;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,7 +33,18 @@ final class Work {
   final Loaded base;
   final Instant now;
   private ClusterRecord cluster;
-  private final LinkedHashMap<UUID, HostRecord> hosts;
+  /** The key's hosts as loaded (never changed here). */
+  private final Map<UUID, HostRecord> loaded;
+  /**
+   * The hosts this unit replaced or added, in the order first touched: the unit's cost follows them, not the cluster
+   * (a registration into a 1,000-host cluster copied and compared all 1,000 rows two or three times).
+   */
+  private final LinkedHashMap<UUID, HostRecord> touched = new LinkedHashMap<>();
+  /** Hosts new to the key, in insertion order (they come after the loaded ones). */
+  private final List<UUID> added = new ArrayList<>();
+  /** No host's plan is due before this (null: not known); set by the planner. */
+  private Instant planFloor;
+  private boolean planFloorKnown;
   private final Set<UUID> inserted = new HashSet<>();
   private final Set<UUID> forcePush = new HashSet<>();
   private final List<DomainEvent> events = new ArrayList<>();
@@ -52,7 +62,10 @@ final class Work {
     this.base = base;
     this.now = now;
     this.cluster = base.cluster();
-    this.hosts = new LinkedHashMap<>(base.hosts());
+    this.loaded = base.hosts();
+    this.planFloor = base.planFloor();
+    this.planFloorKnown = base.planFloor() != null;
+    this.context = base.view();
     this.staticNetworking = new LinkedHashMap<>(base.staticNetworking());
     this.tenant = base.tenant();
   }
@@ -75,26 +88,58 @@ final class Work {
   }
 
   HostSnapshot host(UUID id) {
-    HostRecord r = hosts.get(id);
+    HostRecord r = record(id);
     return r == null ? null : r.snapshot();
   }
 
   HostRecord record(UUID id) {
-    return hosts.get(id);
+    HostRecord r = touched.get(id);
+    return r != null ? r : loaded.get(id);
   }
 
-  Collection<HostRecord> records() {
-    return hosts.values();
+  /** Every host's current record, in the key's order (a pass over all of them). */
+  List<HostRecord> records() {
+    List<HostRecord> l = new ArrayList<>(hostCount());
+    for (Map.Entry<UUID, HostRecord> e : loaded.entrySet()) {
+      HostRecord r = touched.get(e.getKey());
+      l.add(r != null ? r : e.getValue());
+    }
+    added.forEach(id -> l.add(touched.get(id)));
+    return l;
   }
 
   List<HostSnapshot> snapshots() {
-    List<HostSnapshot> l = new ArrayList<>(hosts.size());
-    hosts.values().forEach(r -> l.add(r.snapshot()));
+    List<HostSnapshot> l = new ArrayList<>(hostCount());
+    records().forEach(r -> l.add(r.snapshot()));
     return l;
   }
 
   List<UUID> hostIds() {
-    return List.copyOf(hosts.keySet());
+    List<UUID> l = new ArrayList<>(hostCount());
+    l.addAll(loaded.keySet());
+    l.addAll(added);
+    return l;
+  }
+
+  int hostCount() {
+    return loaded.size() + added.size();
+  }
+
+  /** The hosts this unit touched and those forced to a push: the only ones that can need a plan before the floor. */
+  java.util.Set<UUID> touchedOrForced() {
+    java.util.Set<UUID> s = new java.util.LinkedHashSet<>(touched.keySet());
+    s.addAll(forcePush);
+    return s;
+  }
+
+  Instant planFloor() {
+    return planFloorKnown ? planFloor : null;
+  }
+
+  /** Where the planner found the key's next due plan (null: unknown, e.g. a failed publish made one due now). */
+  void planFloor(Instant floor) {
+    planFloor = floor;
+    planFloorKnown = floor != null;
   }
 
   String tenant() {
@@ -134,13 +179,20 @@ final class Work {
   // ------------------------------------------------------------------------------------------- writing
 
   void put(HostSnapshot s) {
-    HostRecord r = hosts.get(s.id());
+    HostRecord r = record(s.id());
     if (r == null) {
       throw new IllegalStateException("host " + s.id() + " is not part of " + base.key());
     }
     if (!r.snapshot().equals(s)) {
-      hosts.put(s.id(), r.withSnapshot(s));
+      touched.put(s.id(), r.withSnapshot(s));
       hostReplaced(s);
+    }
+  }
+
+  private void putTouched(HostRecord r) {
+    UUID id = r.snapshot().id();
+    if (touched.put(id, r) == null && !loaded.containsKey(id)) {
+      added.add(id);
     }
   }
 
@@ -152,13 +204,13 @@ final class Work {
   }
 
   void insert(HostSnapshot s) {
-    hosts.put(s.id(), new HostRecord(s, 0, "{}", "{}"));
+    putTouched(new HostRecord(s, 0, "{}", "{}"));
     inserted.add(s.id());
-    context = null;
+    hostReplaced(s);
   }
 
   void putRecord(HostRecord r) {
-    hosts.put(r.snapshot().id(), r);
+    putTouched(r);
     hostReplaced(r.snapshot());
   }
 
@@ -167,7 +219,7 @@ final class Work {
     if (t.rejected()) {
       return;
     }
-    HostRecord r = hosts.get(id);
+    HostRecord r = record(id);
     HostSnapshot next = Transitions.applied(r.snapshot(), t, now);
     HostRecord nr = r.withSnapshot(next);
     for (HostEffect e : t.effects()) {
@@ -179,7 +231,7 @@ final class Work {
         }
       }
     }
-    hosts.put(id, nr);
+    touched.put(id, nr);
     hostReplaced(next);
     events.addAll(t.events());
     if (cluster != null && Transitions.resetsClusterPreparation(t)) {
@@ -242,7 +294,7 @@ final class Work {
    * refreshed: the rest are refreshed by the key's next full pass, soon after.
    */
   boolean othersMayBeStale() {
-    return !settledAll && hosts.size() > 1 && sharedInputsChanged(true);
+    return !settledAll && hostCount() > 1 && sharedInputsChanged(true);
   }
 
   void event(DomainEvent e) {
@@ -262,11 +314,11 @@ final class Work {
     events.addAll(plan.events());
   }
 
-  /** Hosts whose content differs from what was loaded (new ones included), in database order. */
+  /** Hosts whose content differs from what was loaded (new ones included), in the order this unit touched them. */
   List<HostRecord> changedHosts() {
     List<HostRecord> out = new ArrayList<>();
-    for (HostRecord r : hosts.values()) {
-      HostRecord before = base.hosts().get(r.snapshot().id());
+    for (HostRecord r : touched.values()) {
+      HostRecord before = loaded.get(r.snapshot().id());
       // untouched records are the very objects loaded: no deep comparison for them
       if (before != r && (before == null || !before.sameContent(r))) {
         out.add(r);
@@ -277,8 +329,8 @@ final class Work {
 
   /** Whether host {@code id} differs from what was loaded (or is new). */
   boolean hostChanged(UUID id) {
-    HostRecord before = base.hosts().get(id);
-    HostRecord now = hosts.get(id);
+    HostRecord before = loaded.get(id);
+    HostRecord now = touched.get(id);
     return before == null || (now != null && before != now && !before.sameContent(now));
   }
 
@@ -301,15 +353,16 @@ final class Work {
    * host evaluations per registration).
    */
   boolean sharedInputsChanged(boolean peersOnly) {
-    if (cluster != null && base.cluster() != null && !base.cluster().context().equals(cluster.context())) {
+    if (cluster != null && base.cluster() != null && !base.cluster().context().equals(cluster.context())
+        && (!peersOnly || !sameButMessages(base.cluster().context(), cluster.context()))) {
       return true;
     }
     boolean connectivityShared = cluster == null
-        || BrainRules.connectivityReadAcrossHosts(cluster.context().status(), hosts.size());
-    for (HostRecord r : hosts.values()) {
-      HostRecord b = base.hosts().get(r.snapshot().id());
+        || BrainRules.connectivityReadAcrossHosts(cluster.context().status(), hostCount());
+    for (HostRecord r : touched.values()) {
+      HostRecord b = loaded.get(r.snapshot().id());
       if (b == null) {
-        if (peersOnly && unknownToPeers(r.snapshot()) && base.hosts().size() >= 3) {
+        if (peersOnly && unknownToPeers(r.snapshot()) && loaded.size() >= 3) {
           continue;
         }
         return true;
@@ -333,6 +386,16 @@ final class Work {
       }
     }
     return false;
+  }
+
+  /**
+   * The same cluster but for its own validation results and status text, which no host's rules read: the
+   * network-prefix message counts the hosts (upstream's words), so past 512 hosts in the default networks each
+   * registration changed it and asked for a pass over every host.
+   */
+  private static boolean sameButMessages(ClusterContext a, ClusterContext b) {
+    return a.toBuilder().validationsInfo(null).statusInfo("").build()
+        .equals(b.toBuilder().validationsInfo(null).statusInfo("").build());
   }
 
   /** A host its peers' validations cannot tell from nobody yet: no inventory, connectivity, name or role of its own. */
@@ -365,7 +428,7 @@ final class Work {
         Map.Entry<Object, String> sent = connectivityTexts.get(id);
         // only while the snapshot still holds that very report (a later event of the unit may have replaced it)
         String text = sent != null && sent.getKey() == r.snapshot().connectivity() ? sent.getValue() : null;
-        writes.put(id, SnapshotMapper.stored(r, base.hosts().get(id), base.stored().get(id), text));
+        writes.put(id, SnapshotMapper.stored(r, loaded.get(id), base.stored().get(id), text));
       }
     }
     return writes;
@@ -379,17 +442,18 @@ final class Work {
     return !events.isEmpty() || clusterChanged() || !changedHosts().isEmpty() || !pushes.isEmpty();
   }
 
-  /** What the cache holds after this work committed: bumped versions for the rows and the key written. */
+  /**
+   * What the cache holds after this work committed: bumped versions for the rows and the key written. The loaded
+   * tables are advanced by the hosts written, not copied.
+   */
   Loaded committed() {
-    Map<UUID, HostRecord> after = new LinkedHashMap<>();
-    for (HostRecord r : hosts.values()) {
-      HostRecord before = base.hosts().get(r.snapshot().id());
+    Map<UUID, HostRecord> bumped = new LinkedHashMap<>();
+    for (HostRecord r : touched.values()) {
+      HostRecord before = loaded.get(r.snapshot().id());
       if (before == null) {
-        after.put(r.snapshot().id(), r.withVersion(1));
+        bumped.put(r.snapshot().id(), r.withVersion(1));
       } else if (!before.sameContent(r)) {
-        after.put(r.snapshot().id(), r.withVersion(before.rowVersion() + 1));
-      } else {
-        after.put(r.snapshot().id(), before);
+        bumped.put(r.snapshot().id(), r.withVersion(before.rowVersion() + 1));
       }
     }
     ClusterRecord c = cluster;
@@ -397,11 +461,11 @@ final class Work {
       c = new ClusterRecord(c.context(), base.cluster().rowVersion() + 1, c.tenant(),
           c.installCompletedAt(), c.progress());
     }
-    Map<UUID, StoredHost> stored = new LinkedHashMap<>(base.stored());
-    writes().forEach((id, s) -> stored.put(id, s.withRowVersion(after.get(id).rowVersion())));
-    stored.keySet().retainAll(after.keySet());
+    Map<UUID, StoredHost> stored = new LinkedHashMap<>();
+    writes().forEach((id, s) -> stored.put(id, s.withRowVersion(bumped.get(id).rowVersion()).compact()));
     // the commit bumped the key's version once when it wrote any host (BrainStore.commit)
-    return new Loaded(base.key(), tenant, c, after, staticNetworking, stored,
-        writes().isEmpty() ? base.hostsVersion() : base.hostsVersion() + 1);
+    return new Loaded(base.key(), tenant, c, base.hostTable().with(bumped), staticNetworking,
+        base.storedTable().with(stored), writes().isEmpty() ? base.hostsVersion() : base.hostsVersion() + 1,
+        planFloor(), cluster == null ? null : context);
   }
 }

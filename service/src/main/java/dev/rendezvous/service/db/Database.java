@@ -11,11 +11,16 @@ public final class Database {
   private Database() {}
 
   public static Pool pool(Vertx vertx, String uri, int maxSize) {
+    return pool(vertx, uri, maxSize, "rendezvous");
+  }
+
+  /** A pool named for its metrics ({@code vertx_pool_*{pool_type="sql",pool_name=NAME}}: queue time, in use). */
+  public static Pool pool(Vertx vertx, String uri, int maxSize, String name) {
     // statements are prepared once per connection: the brain runs the same few thousands of times a second
     PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(256).setCachePreparedStatements(true)
         .setPreparedStatementCacheMaxSize(512);
     return PgBuilder.pool()
-        .with(new PoolOptions().setMaxSize(maxSize).setShared(false)
+        .with(new PoolOptions().setMaxSize(maxSize).setShared(false).setName(name)
             // a request waits at most this for a connection; then it is answered 503 (DatabaseUnavailable)
             .setConnectionTimeout(5).setConnectionTimeoutUnit(java.util.concurrent.TimeUnit.SECONDS))
         .connectingTo(connect)

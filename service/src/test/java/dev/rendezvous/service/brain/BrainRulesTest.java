@@ -303,4 +303,62 @@ class BrainRulesTest {
     assertEquals(HostStatus.DISCOVERING, state.hosts().get(fourth).snapshot().status());
     assertFalse(burst.othersMayBeStale());
   }
+
+  @Test
+  void beforeTheKeysPlanFloorOnlyTheTouchedHostsArePlanned() {
+    discover();
+    Instant floor = state.planFloor();
+    assertNotNull(floor, "a pass over every host found when the next plan is due");
+    assertTrue(floor.isAfter(now), floor + " after " + now);
+    java.util.Set<UUID> asked = new java.util.HashSet<>();
+    now = now.plusSeconds(1);
+    Work w = new Work(state, now);
+    rules.stepReply(w, hosts.get(0), "ntp-synchronizer", 0, BrainFixtures.ntp().replace("synced", "unsynced"), null, now);
+    rules.settle(w, w.refreshScope());
+    rules.plan(w, h -> {
+      asked.add(h.id());
+      return marks.get(h.id());
+    });
+    assertEquals(java.util.Set.of(hosts.get(0)), asked, "the others' marks are not even looked up");
+    assertEquals(floor, w.planFloor(), "what was pushed now is due later than the floor");
+
+    // once the floor passed, every host is looked at; a minute after the last pushes all three are due again
+    asked.clear();
+    Work atFloor = new Work(state, floor);
+    rules.plan(atFloor, h -> {
+      asked.add(h.id());
+      return marks.get(h.id());
+    });
+    assertEquals(java.util.Set.copyOf(hosts), asked);
+    assertTrue(!atFloor.planFloor().isBefore(floor));
+    Work due = new Work(state, now.plusSeconds(61));
+    rules.plan(due, h -> marks.get(h.id()));
+    assertEquals(3, due.pushes().size());
+    assertTrue(due.planFloor().isAfter(due.now), "all pushed now: due again a minute on");
+
+    // a lost push (the brain drops the floor) makes every host looked at again before the floor
+    asked.clear();
+    marks.remove(hosts.get(2));
+    Work lost = new Work(state, now);
+    lost.planFloor(null);
+    rules.plan(lost, h -> {
+      asked.add(h.id());
+      return marks.get(h.id());
+    });
+    assertEquals(java.util.Set.copyOf(hosts), asked);
+    assertEquals(List.of(hosts.get(2)), lost.pushes().stream().map(p -> p.host().id()).toList());
+  }
+
+  @Test
+  void aUnitThatChangesNothingCachesTheFloorItFound() {
+    discover();
+    Loaded unknown = state.withPlanFloor(null);
+    assertTrue(unknown.sameRowsAs(state));
+    Work w = new Work(unknown, now.plusSeconds(1));
+    rules.plan(w, h -> marks.get(h.id()));
+    assertTrue(w.pushes().isEmpty());
+    assertNotNull(w.planFloor(), "found again by a pass over every host");
+    assertTrue(w.planFloor().isAfter(w.now) && !w.planFloor().isBefore(state.planFloor()),
+        w.planFloor() + " against " + state.planFloor());
+  }
 }

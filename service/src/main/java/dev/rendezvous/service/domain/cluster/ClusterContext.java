@@ -148,6 +148,9 @@ public record ClusterContext(
     if (replaced != null) {
       return toBuilder().hosts(replaced).build();
     }
+    if (hosts instanceof ClusterHosts h) {
+      return toBuilder().hosts(h.appended(host)).build(); // a new host
+    }
     List<HostSnapshot> l = new ArrayList<>(hosts.size() + 1);
     boolean found = false;
     for (HostSnapshot h : hosts) {

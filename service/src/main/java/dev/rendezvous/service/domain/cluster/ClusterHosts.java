@@ -64,6 +64,27 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     return new ClusterHosts(a, ids, names);
   }
 
+  /**
+   * These hosts with {@code host} added last (its id is not among them): the indexes built so far are copied and
+   * extended rather than built again from every host by the next lookup.
+   */
+  ClusterHosts appended(HostSnapshot host) {
+    java.util.Objects.requireNonNull(host, "host");
+    HostSnapshot[] a = java.util.Arrays.copyOf(hosts, hosts.length + 1);
+    a[hosts.length] = host;
+    Map<UUID, Integer> ids = byId;
+    if (ids != null) {
+      ids = new HashMap<>(ids);
+      ids.putIfAbsent(host.id(), hosts.length);
+    }
+    Map<String, Integer> names = byHostname;
+    if (names != null && host.inventory() != null) {
+      names = new HashMap<>(names);
+      names.merge(host.hostname(), 1, Integer::sum);
+    }
+    return new ClusterHosts(a, ids, names);
+  }
+
   private Map<UUID, Integer> index() {
     Map<UUID, Integer> m = byId;
     if (m == null) {
