@@ -247,7 +247,7 @@ public final class Brain {
       rules.plan(w, publisher::last, pacing.getAsDouble());
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
-        keep(key, base.withPlanFloor(w.planFloor()));
+        keep(key, base.withUnitFindings(w.planFloor(), w.clusterViewIfUnchanged()));
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
       if (w.tenant() == null) {

@@ -73,9 +73,17 @@ record Loaded(
         && staticNetworking == o.staticNetworking && key.equals(o.key);
   }
 
-  /** The same state with another plan floor (a unit that changed nothing but found when its plans are due). */
+  /**
+   * The same rows with what a unit that changed nothing found: when their plans are next due, and the cluster view it
+   * built (kept while the view it started from is none).
+   */
+  Loaded withUnitFindings(Instant floor, dev.rendezvous.service.domain.cluster.ClusterContext built) {
+    dev.rendezvous.service.domain.cluster.ClusterContext v = view != null || cluster == null ? view : built;
+    return java.util.Objects.equals(floor, planFloor) && v == view ? this
+        : new Loaded(key, tenant, cluster, hosts, staticNetworking, stored, hostsVersion, floor, v);
+  }
+
   Loaded withPlanFloor(Instant floor) {
-    return java.util.Objects.equals(floor, planFloor) ? this
-        : new Loaded(key, tenant, cluster, hosts, staticNetworking, stored, hostsVersion, floor, view);
+    return withUnitFindings(floor, null);
   }
 }

@@ -83,6 +83,11 @@ final class Work {
     return context;
   }
 
+  /** The cluster view this unit built, when nothing it holds differs from what was loaded (else null). */
+  ClusterContext clusterViewIfUnchanged() {
+    return context != null && !changed() ? context : null;
+  }
+
   ClusterRecord clusterRecord() {
     return cluster;
   }
