@@ -201,6 +201,16 @@ final class Work {
     }
   }
 
+  /**
+   * Keeps the cluster view in step with the cluster's own new fields: its hosts (and their lookups) carry over. A
+   * cluster refresh in each registration unit rebuilt the view from every host before.
+   */
+  private void clusterReplaced() {
+    if (context != null) {
+      context = cluster.context().toBuilder().hosts(context.hosts()).build();
+    }
+  }
+
   /** Keeps the cluster view in step with one host's new snapshot (no rebuild of the whole view). */
   private void hostReplaced(HostSnapshot s) {
     if (context != null) {
@@ -241,7 +251,7 @@ final class Work {
     events.addAll(t.events());
     if (cluster != null && Transitions.resetsClusterPreparation(t)) {
       cluster = cluster.withContext(Transitions.preparationReset(cluster.context()));
-      context = null;
+      clusterReplaced();
     }
   }
 
@@ -258,7 +268,7 @@ final class Work {
       }
     }
     cluster = new ClusterRecord(next, cluster.rowVersion(), cluster.tenant(), completed, cluster.progress());
-    context = null;
+    clusterReplaced();
     if (withEvents) {
       events.addAll(t.events());
     }
@@ -269,7 +279,7 @@ final class Work {
     ClusterContext own = c.toBuilder().hosts(List.of()).build();
     if (!own.equals(cluster.context())) {
       cluster = cluster.withContext(own);
-      context = null;
+      clusterReplaced();
     }
   }
 

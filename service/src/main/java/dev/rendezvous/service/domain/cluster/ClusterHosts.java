@@ -17,15 +17,21 @@ import java.util.UUID;
  */
 final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAccess {
   private final HostSnapshot[] hosts;
-  /** Each id's first position. */
-  private volatile Map<UUID, Integer> byId;
+  /**
+   * Each id's first position among the first {@code upTo} hosts; the hosts after those (added since the index was
+   * built) are looked through one by one until there are too many of them. Never changed once built, so copies share
+   * it: a registration into a 1,000-host cluster copied a 1,000-entry map to add one host.
+   */
+  private record Index(Map<UUID, Integer> positions, int upTo) {}
+
+  private volatile Index byId;
   private volatile Map<String, Integer> byHostname;
 
   private ClusterHosts(HostSnapshot[] hosts) {
     this.hosts = hosts;
   }
 
-  private ClusterHosts(HostSnapshot[] hosts, Map<UUID, Integer> byId, Map<String, Integer> byHostname) {
+  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname) {
     this.hosts = hosts;
     this.byId = byId;
     this.byHostname = byHostname;
@@ -38,9 +44,9 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
    */
   ClusterHosts replaced(HostSnapshot host) {
     java.util.Objects.requireNonNull(host, "host");
-    Map<UUID, Integer> ids = index();
-    Integer at = ids.get(host.id());
-    if (at == null) {
+    Index ids = index();
+    int at = position(ids, host.id());
+    if (at < 0) {
       return null;
     }
     HostSnapshot old = hosts[at];
@@ -65,18 +71,14 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   }
 
   /**
-   * These hosts with {@code host} added last (its id is not among them): the indexes built so far are copied and
-   * extended rather than built again from every host by the next lookup.
+   * These hosts with {@code host} added last (its id is not among them): the id index built so far is shared (the
+   * new host is found past it), the hostname counts copied only when the host has a name.
    */
   ClusterHosts appended(HostSnapshot host) {
     java.util.Objects.requireNonNull(host, "host");
     HostSnapshot[] a = java.util.Arrays.copyOf(hosts, hosts.length + 1);
     a[hosts.length] = host;
-    Map<UUID, Integer> ids = byId;
-    if (ids != null) {
-      ids = new HashMap<>(ids);
-      ids.putIfAbsent(host.id(), hosts.length);
-    }
+    Index ids = byId; // positions do not move: the index holds for the hosts it covers
     Map<String, Integer> names = byHostname;
     if (names != null && host.inventory() != null) {
       names = new HashMap<>(names);
@@ -85,16 +87,31 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     return new ClusterHosts(a, ids, names);
   }
 
-  private Map<UUID, Integer> index() {
-    Map<UUID, Integer> m = byId;
-    if (m == null) {
-      m = new HashMap<>(hosts.length * 2);
+  private Index index() {
+    Index m = byId;
+    if (m == null || hosts.length - m.upTo() > Math.max(16, (int) Math.sqrt(hosts.length))) {
+      Map<UUID, Integer> p = new HashMap<>(hosts.length * 2);
       for (int i = 0; i < hosts.length; i++) {
-        m.putIfAbsent(hosts[i].id(), i);
+        p.putIfAbsent(hosts[i].id(), i);
       }
+      m = new Index(p, hosts.length);
       byId = m;
     }
     return m;
+  }
+
+  /** The first position of the id, or -1. */
+  private int position(Index ids, UUID id) {
+    Integer at = ids.positions().get(id);
+    if (at != null) {
+      return at;
+    }
+    for (int i = ids.upTo(); i < hosts.length; i++) {
+      if (hosts[i].id().equals(id)) {
+        return i;
+      }
+    }
+    return -1;
   }
 
   static List<HostSnapshot> of(List<HostSnapshot> hosts) {
@@ -114,8 +131,8 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   /** The host with this id, or null; the index is built on first use. */
   static HostSnapshot find(List<HostSnapshot> hosts, UUID id) {
     if (hosts instanceof ClusterHosts h) {
-      Integer at = h.index().get(id);
-      return at == null ? null : h.hosts[at];
+      int at = h.position(h.index(), id);
+      return at < 0 ? null : h.hosts[at];
     }
     for (HostSnapshot s : hosts) {
       if (s.id().equals(id)) {

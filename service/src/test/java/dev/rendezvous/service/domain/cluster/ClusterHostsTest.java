@@ -55,4 +55,30 @@ class ClusterHostsTest {
     assertEquals(1, after.hostsNamed("host-4"));
     assertEquals(HostStatus.KNOWN, after.host(Fixtures.hostId(4)).orElseThrow().status());
   }
+
+  @Test
+  void hostsAddedOneByOneAreAllFoundWhereTheyAreAndReplaceable() {
+    ClusterContext c = threeHosts();
+    List<ClusterContext> views = new java.util.ArrayList<>();
+    for (int i = 4; i <= 120; i++) {
+      c = c.withHost(Fixtures.host(i, HostStatus.DISCOVERING).build());
+      views.add(c);
+      if (i % 10 == 0) {
+        // replacing one found past the shared index, and one in it
+        c = c.withHost(c.host(Fixtures.hostId(i)).orElseThrow().toBuilder().status(HostStatus.KNOWN).build());
+        c = c.withHost(c.host(Fixtures.hostId(2)).orElseThrow().toBuilder().statusInfo("seen " + i).build());
+      }
+    }
+    assertEquals(120, c.hosts().size());
+    for (int i = 1; i <= 120; i++) {
+      HostSnapshot h = c.host(Fixtures.hostId(i)).orElseThrow();
+      assertEquals(Fixtures.hostId(i), c.hosts().get(i - 1).id());
+      assertSame(c.hosts().get(i - 1), h);
+      assertEquals(i <= 3 || i % 10 == 0 ? HostStatus.KNOWN : HostStatus.DISCOVERING, h.status(), "host " + i);
+    }
+    assertEquals("seen 120", c.host(Fixtures.hostId(2)).orElseThrow().statusInfo());
+    assertEquals(HostStatus.DISCOVERING, views.get(6).host(Fixtures.hostId(10)).orElseThrow().status(),
+        "an earlier view keeps its own hosts");
+    assertEquals(java.util.Optional.empty(), views.get(0).host(Fixtures.hostId(5)), "not yet added there");
+  }
 }
