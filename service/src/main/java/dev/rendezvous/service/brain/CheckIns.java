@@ -54,9 +54,8 @@ final class CheckIns {
     }
     dev.rendezvous.service.domain.cluster.ClusterContext view = l.view();
     if (view != null) {
-      for (HostRecord r : hosts.values()) {
-        view = view.withHost(r.snapshot());
-      }
+      // one copy of the view's host list for all the check-ins folded (a polling 1,000-host cluster folds hundreds)
+      view = view.withHostsReplaced(hosts.values().stream().map(HostRecord::snapshot).toList());
     }
     return new Loaded(l.key(), l.tenant(), l.cluster(), l.hostTable().with(hosts), l.staticNetworking(), l.stored(),
         l.hostsVersion(), l.planFloor(), view);

@@ -167,6 +167,24 @@ public record ClusterContext(
     return toBuilder().hosts(l).build();
   }
 
+  /**
+   * The same cluster with several of its hosts replaced at once (hosts of other ids are ignored): one copy of the host
+   * list, not one per host.
+   */
+  public ClusterContext withHostsReplaced(java.util.Collection<HostSnapshot> replacements) {
+    if (hosts instanceof ClusterHosts h) {
+      ClusterHosts replaced = h.replacedAll(replacements);
+      return replaced == null ? this : toBuilder().hosts(replaced).build();
+    }
+    ClusterContext c = this;
+    for (HostSnapshot s : replacements) {
+      if (c.host(s.id()).isPresent()) {
+        c = c.withHost(s);
+      }
+    }
+    return c;
+  }
+
   public static Builder builder(UUID id) {
     return new Builder().id(id);
   }

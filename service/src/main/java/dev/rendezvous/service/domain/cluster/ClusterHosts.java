@@ -71,6 +71,32 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   }
 
   /**
+   * These hosts with each of {@code replacements} in place of the host of its id (one copy for all of them; ids not
+   * among these hosts are left out), or null when none is found. The hostname counts are dropped when a counted name
+   * moved (built again on first use).
+   */
+  ClusterHosts replacedAll(java.util.Collection<HostSnapshot> replacements) {
+    Index ids = index();
+    HostSnapshot[] a = null;
+    boolean namesHold = true;
+    for (HostSnapshot host : replacements) {
+      int at = position(ids, host.id());
+      if (at < 0 || hosts[at] == host) {
+        continue;
+      }
+      if (a == null) {
+        a = hosts.clone();
+      }
+      HostSnapshot old = a[at];
+      String was = old.inventory() == null ? null : old.hostname();
+      String is = host.inventory() == null ? null : host.hostname();
+      namesHold &= java.util.Objects.equals(was, is);
+      a[at] = host;
+    }
+    return a == null ? null : new ClusterHosts(a, ids, namesHold ? byHostname : null);
+  }
+
+  /**
    * These hosts with {@code host} added last (its id is not among them): the id index built so far is shared (the
    * new host is found past it), the hostname counts copied only when the host has a name.
    */

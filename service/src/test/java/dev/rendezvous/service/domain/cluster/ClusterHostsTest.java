@@ -81,4 +81,20 @@ class ClusterHostsTest {
         "an earlier view keeps its own hosts");
     assertEquals(java.util.Optional.empty(), views.get(0).host(Fixtures.hostId(5)), "not yet added there");
   }
+
+  @Test
+  void severalHostsReplacedAtOnceAreFoundInTheirPlaces() {
+    ClusterContext c = threeHosts();
+    HostSnapshot one = c.hosts().get(0).toBuilder().status(HostStatus.INSUFFICIENT).build();
+    HostSnapshot three = c.hosts().get(2).toBuilder()
+        .inventory(Fixtures.inventoryForHost(3, n -> n.put("hostname", "host-2"))).build();
+    ClusterContext after = c.withHostsReplaced(List.of(one, three, Fixtures.host(9, HostStatus.KNOWN).build()));
+    assertEquals(3, after.hosts().size(), "a host of another id is not added");
+    assertSame(one, after.host(Fixtures.hostId(1)).orElseThrow());
+    assertSame(three, after.hosts().get(2));
+    assertEquals(2, after.hostsNamed("host-2"), "the name counts follow the renamed host");
+    assertEquals(0, after.hostsNamed("host-3"));
+    assertEquals(HostStatus.KNOWN, c.host(Fixtures.hostId(1)).orElseThrow().status(), "the first view is unchanged");
+    assertSame(c, c.withHostsReplaced(List.of(c.hosts().get(1))), "the very hosts held: nothing to copy");
+  }
 }
