@@ -13,8 +13,9 @@ import java.util.function.Consumer;
  * What one unit of work costs the brain outside the database, as {@link Brain} runs it (the unit's body, the touched
  * hosts settled, plans, the rows to write, the state cached after the commit), in a cluster of {@code hosts} hosts
  * against a cluster of 3 in the same run: what grows with the cluster is what a big cluster's lane pays per unit.
- * Two phases per cluster: registrations of new hosts (as a registration burst brings them), and step replies of one
- * host each (ntp output flipping, so every unit writes a row) while the others rest. No I/O: the figures are the
+ * Three phases per cluster: registrations of new hosts (as a registration burst brings them), step replies of one
+ * host each (ntp output flipping, so every unit writes a row) while the others rest, and full passes (every host
+ * refreshed in one unit, as the monitor's and the debounced refreshes do). No I/O: the figures are the
  * event loop's share of a unit.
  *
  * <pre>mvn -q -B -o install -Dmaven.test.skip=true
@@ -43,8 +44,8 @@ public final class UnitBench {
     int hosts = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int units = args.length > 1 ? Integer.parseInt(args[1]) : 300;
     System.out.printf("units of work, %d per phase, best of 5 rounds after 5 warm-up rounds%n", units);
-    double[] small = {Double.MAX_VALUE, Double.MAX_VALUE};
-    double[] big = {Double.MAX_VALUE, Double.MAX_VALUE};
+    double[] small = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+    double[] big = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
     long asked = 0;
     for (int round = 0; round < 10; round++) {
       UnitBench s = new UnitBench(3);
@@ -52,7 +53,7 @@ public final class UnitBench {
       double[] ts = s.phases(units);
       double[] tb = b.phases(units);
       if (round >= 5) {
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < 3; i++) {
           small[i] = Math.min(small[i], ts[i]);
           big[i] = Math.min(big[i], tb[i]);
         }
@@ -62,6 +63,8 @@ public final class UnitBench {
     System.out.printf("cluster of 3 (baseline):  registration %.1f µs, one host's reply %.1f µs per unit%n", small[0], small[1]);
     System.out.printf("cluster of %d: registration %.1f µs (ratio %.2f), one host's reply %.1f µs (ratio %.2f)%n",
         hosts, big[0], big[0] / small[0], big[1], big[1] / small[1]);
+    System.out.printf("a full pass (every host refreshed in one unit): cluster of 3: %.0f µs (%d hosts by then); cluster of %d: %.0f µs%n",
+        small[2], 3 + units, hosts, big[2]);
     System.out.printf("full passes asked for in the big cluster's measured phases: %d%n", asked);
   }
 
@@ -81,7 +84,17 @@ public final class UnitBench {
     }
     long t2 = System.nanoTime();
     askedInPhases = fullPassesAsked - fullBefore;
-    return new double[] {(t1 - t0) / 1000.0 / units, (t2 - t1) / 1000.0 / units};
+    // full passes (the monitor's, a debounced refresh): every host refreshed in one unit
+    int passes = 5;
+    for (int i = 0; i < passes; i++) {
+      unit(w -> {
+        for (UUID id : w.hostIds()) {
+          w.refresh(id);
+        }
+      });
+    }
+    long t3 = System.nanoTime();
+    return new double[] {(t1 - t0) / 1000.0 / units, (t2 - t1) / 1000.0 / units, (t3 - t2) / 1000.0 / passes};
   }
 
   private void register() {
