@@ -201,7 +201,7 @@ public final class InstallFilesApi {
       } catch (IllegalArgumentException e) {
         throw new InvalidInputException("install_config_params", e.getMessage());
       }
-      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.getForUpdate(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
           .compose(c -> {
             if (!RestApi.CLUSTER_EDITABLE.contains(c.status())) {

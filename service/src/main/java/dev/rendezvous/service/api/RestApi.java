@@ -264,7 +264,7 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       JsonObject body = Requests.body(ctx);
-      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.get(tx, t.name(), id)
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.getForUpdate(tx, t.name(), id)
           .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)))
           .compose(c -> {
             if (!CLUSTER_EDITABLE.contains(c.status())) {

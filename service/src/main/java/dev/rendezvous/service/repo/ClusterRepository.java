@@ -74,6 +74,18 @@ public final class ClusterRepository {
         .map(ClusterRepository::first);
   }
 
+  /**
+   * As {@link #get}, the row locked until the transaction ends: a user's read-modify-write of the cluster then waits for
+   * a brain commit in flight (and the brain's next commit finds the new version and reads again) instead of answering
+   * 409 because the brain wrote the row between the read and the write (seen right after a cluster was created, when
+   * the brain settles it for the first time).
+   */
+  public static Future<Optional<ClusterRow>> getForUpdate(SqlClient db, String tenant, UUID id) {
+    return db.preparedQuery("SELECT " + COLUMNS + " FROM clusters WHERE id = $1 AND tenant = $2 FOR UPDATE")
+        .execute(Tuple.of(id, tenant))
+        .map(ClusterRepository::first);
+  }
+
   /** The stored pull secret, for Ignition and install-config generation; never returned by the API. */
   public static Future<Optional<String>> pullSecret(SqlClient db, String tenant, UUID id) {
     return db.preparedQuery("SELECT pull_secret FROM clusters WHERE id = $1 AND tenant = $2")
