@@ -77,8 +77,9 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         Exception last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int brokerPort = freePort();
-            int controllerPort = freePort();
+            int[] ports = freePorts(2);
+            int brokerPort = ports[0];
+            int controllerPort = ports[1];
             KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config(dir, brokerPort, controllerPort,
                     flushEachWrite)),
                     Time.SYSTEM);
@@ -236,10 +237,27 @@ public final class EmbeddedKafka implements AutoCloseable {
         return p;
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+    /**
+     * {@code n} different free loopback ports, all sockets held open until every port is picked: ports picked one after
+     * another could be the same one (the system handed a just-closed port out again), and the broker then refused
+     * its two listeners on one port (seen once in CI).
+     */
+    private static int[] freePorts(int n) throws IOException {
+        ServerSocket[] sockets = new ServerSocket[n];
+        try {
+            int[] ports = new int[n];
+            for (int i = 0; i < n; i++) {
+                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                sockets[i].setReuseAddress(true);
+                ports[i] = sockets[i].getLocalPort();
+            }
+            return ports;
+        } finally {
+            for (ServerSocket socket : sockets) {
+                if (socket != null) {
+                    socket.close();
+                }
+            }
         }
     }
 
