@@ -101,9 +101,17 @@ final class BrainRules {
     if (isNew) {
       w.insert(h);
     }
+    HostSnapshot before = isNew ? null : h;
     w.apply(hostId, t);
     contact(w, hostId, at);
-    w.connectivityInputsChanged = true;
+    HostSnapshot after = w.host(hostId);
+    // a new host has neither inventory nor report: it joins no group and moves nobody's (as a re-registration that
+    // keeps both)
+    if (!Inventory.sameAddresses(before == null ? null : before.inventory(), after.inventory())
+        || !dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(
+            before == null ? null : before.connectivity(), after.connectivity())) {
+      w.connectivityInputsChanged = true;
+    }
     w.refresh(hostId);
   }
 
@@ -168,8 +176,8 @@ final class BrainRules {
         b.inventory(inv);
         chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
         w.put(b.build());
-        if (!same) {
-          w.connectivityInputsChanged = true;
+        if (!Inventory.sameAddresses(inv, h.inventory())) {
+          w.connectivityInputsChanged = true; // the groups read an inventory's addresses only
         }
         return !same;
       }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.cluster.ClusterStatus;
+import dev.rendezvous.service.domain.cluster.MajorityGroups;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
@@ -269,6 +270,28 @@ class BrainRulesTest {
     assertTrue(BrainRules.connectivityReadAcrossHosts(ClusterStatus.READY, BrainRules.GROUPS_EVERY_UNIT_MAX_HOSTS + 1));
     assertFalse(BrainRules.connectivityReadAcrossHosts(ClusterStatus.READY, BrainRules.GROUPS_EVERY_UNIT_MAX_HOSTS));
     assertFalse(BrainRules.connectivityReadAcrossHosts(ClusterStatus.INSTALLING, 1000));
+  }
+
+  @Test
+  void theMajorityGroupsAreRecomputedWhenAnInventorysAddressesMoveNotOnEveryInventory() {
+    discover();
+    // a marker the computation would never give: whether a unit recomputed the groups shows in whether it survives
+    MajorityGroups marker = new MajorityGroups(Map.of("192.168.111.0/24", List.of(hosts.get(0))), Map.of());
+    Work marked = new Work(state, now); // committed as is: no pass over the hosts follows it
+    marked.putCluster(marked.cluster().toBuilder().connectivityMajorityGroups(marker).build());
+    state = marked.committed();
+    assertEquals(marker, state.cluster().context().connectivityMajorityGroups());
+    // an idle machine's next inventory (the usable memory moved): same addresses, the groups are not recomputed
+    unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, inventory(1, n ->
+        ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("memory")).put("usable_bytes", 16765628416L - 8192)),
+        null, now));
+    assertEquals(16765628416L - 8192, host(1).inventory().memory().usableBytes());
+    assertEquals(marker, state.cluster().context().connectivityMajorityGroups());
+    // a second address on the host: the groups are recomputed in the unit (all three reach each other again)
+    unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 0, inventory(1, n ->
+        ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("interfaces").get(0)).withArray("ipv4_addresses")
+            .add("192.168.112.31/24")), null, now));
+    assertEquals(3, state.cluster().context().connectivityMajorityGroups().groupFor("192.168.111.0/24").size());
   }
 
   @Test

@@ -90,6 +90,27 @@ public record Inventory(
   }
 
   /**
+   * Whether two inventories hold the same addresses, interface by interface: all the connectivity majority groups read
+   * of an inventory (which networks a host is on, which address families it has).
+   */
+  public static boolean sameAddresses(Inventory a, Inventory b) {
+    if (a == b) {
+      return true;
+    }
+    if (a == null || b == null || a.interfaces.size() != b.interfaces.size()) {
+      return false;
+    }
+    for (int i = 0; i < a.interfaces.size(); i++) {
+      NetInterface x = a.interfaces.get(i);
+      NetInterface y = b.interfaces.get(i);
+      if (!x.ipv4Addresses().equals(y.ipv4Addresses()) || !x.ipv6Addresses().equals(y.ipv6Addresses())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
    * Whether two inventories are the same to every rule that reads a host's inventory for another host or for the
    * cluster (roles, names, addresses, disks for operators, connectivity targets): equal but for the fields that
    * change in every report of an idle machine and that no such rule reads — smartctl's output and I/O figures per disk
