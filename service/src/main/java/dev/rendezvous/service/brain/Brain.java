@@ -262,7 +262,7 @@ public final class Brain {
           wrote(key);
           // the hosts this unit wrote (new ones among them); the others were routed here when their rows were read
           w.writes().keySet().forEach(id -> hostKeys.put(HostKey.of(after.hosts().get(id).snapshot()), key));
-          publisher.publish(w);
+          Future<Void> published = publisher.publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
           if (!eventIds.isEmpty()) {
@@ -273,7 +273,7 @@ public final class Brain {
           if (w.othersMayBeStale()) {
             scheduleFullRefresh(key);
           }
-          yield Future.succeededFuture(Result.COMMITTED);
+          yield published.map(Result.COMMITTED);
         }
         case REPLAY -> Future.succeededFuture(Result.REPLAYED);
         case STALE -> {

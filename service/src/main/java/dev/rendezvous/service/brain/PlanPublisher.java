@@ -7,6 +7,10 @@ import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.Step;
 import dev.rendezvous.service.domain.planning.Steps;
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,30 +45,66 @@ final class PlanPublisher {
     return !lost.isEmpty() && lost.remove(key);
   }
 
-  /** Publishes the work's plans in order (the bootstrap's last), without waiting: a failed one is pushed again. */
-  void publish(Work w) {
-    WorkKey workKey = w.base.key();
+  /**
+   * Plan text encoded per event-loop turn, at most (one plan more may pass it). A 1,000-host cluster's plan lists 999
+   * peers (~150 KB); a unit that pushed to hundreds of its hosts encoded them all in one turn and blocked its event
+   * loop for seconds (the websockets and units of every other cluster on it waited).
+   */
+  static final long TURN_CHARS = 2L << 20;
+
+  /**
+   * Publishes the work's plans in order (the bootstrap's last), without waiting for the broker: a failed one is
+   * pushed again. Done when every plan is handed to the producer; past {@link #TURN_CHARS} of plan text the rest
+   * follows in later turns of the caller's context, and the key's next unit waits for that (a newer plan of a host
+   * must never be sent before an older one).
+   */
+  Future<Void> publish(Work w) {
     List<Work.Push> pushes = new ArrayList<>(w.pushes());
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
-      HostSnapshot h = p.host();
-      HostKey key = HostKey.of(h);
-      pushed.put(key, new BrainRules.PushMark(p.signature(), w.now));
-      Steps s = p.plan().steps();
-      List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
-      for (Step st : s.instructions()) {
-        steps.add(new StepsToDeliver.Step(st.stepType().wire(), st.stepId(), st.args()));
-      }
-      BusEvent out = BusEvent.of(h.clusterId() == null ? null : h.clusterId().toString(), h.infraEnvId().toString(),
-          h.id().toString(), new StepsToDeliver(s.nextInstructionSeconds(), s.postStepAction(), steps));
-      producer.publish(Topics.STEPS, out).whenComplete((md, err) -> {
-        if (err != null) {
-          LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
-          pushed.remove(key);
-          lost.add(workKey);
-        }
-      });
+      pushed.put(HostKey.of(p.host()), new BrainRules.PushMark(p.signature(), w.now));
     }
+    Promise<Void> done = Promise.promise();
+    publishFrom(pushes, 0, w.base.key(), Vertx.currentContext(), done);
+    return done.future();
+  }
+
+  private void publishFrom(List<Work.Push> pushes, int from, WorkKey workKey, Context ctx, Promise<Void> done) {
+    long chars = 0;
+    for (int i = from; i < pushes.size(); i++) {
+      if (chars >= TURN_CHARS && ctx != null) {
+        int next = i;
+        ctx.runOnContext(v -> publishFrom(pushes, next, workKey, ctx, done));
+        return;
+      }
+      chars += publishOne(pushes.get(i), workKey);
+    }
+    done.complete();
+  }
+
+  /** Hands one plan to the producer; returns the length of its steps' arguments. */
+  private long publishOne(Work.Push p, WorkKey workKey) {
+    HostSnapshot h = p.host();
+    HostKey key = HostKey.of(h);
+    Steps s = p.plan().steps();
+    long chars = 0;
+    List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
+    for (Step st : s.instructions()) {
+      steps.add(new StepsToDeliver.Step(st.stepType().wire(), st.stepId(), st.args()));
+      for (String a : st.args()) {
+        chars += a.length();
+      }
+    }
+    BusEvent out = BusEvent.of(h.clusterId() == null ? null : h.clusterId().toString(), h.infraEnvId().toString(),
+        h.id().toString(), new StepsToDeliver(s.nextInstructionSeconds(), s.postStepAction(), steps));
+    producer.publish(Topics.STEPS, out).whenComplete((md, err) -> {
+      if (err != null) {
+        LOG.atWarn().addKeyValue("host_id", h.id()).setCause(err).log("publishing next steps failed; pushed again later");
+        pushed.remove(key);
+        lost.add(workKey);
+      }
+    });
+    return chars;
   }
 
   /**
