@@ -49,4 +49,36 @@ class AgentSwarmTest {
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void agentsBootOneAfterTheOtherOverTheSpreadAndOnesNotBootedYetNeverStartAfterStop() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    GatewayDouble gateway = new GatewayDouble(vertx, IE, "tok").start();
+    try {
+      AgentConfig base = AgentConfig.parse(new String[] {"--url", gateway.url(), "--infra-env-id", IE, "--dry-run",
+          "--swarm", "4", "--backoff-base-ms", "50", "--backoff-cap-ms", "500"}, Map.of("RDV_AGENT_TOKEN", "tok"));
+      long t0 = System.nanoTime();
+      // four agents over 3 s: at 0, 0.75, 1.5 and 2.25 s
+      AgentSwarm swarm = AgentSwarm.start(vertx, base, 4, java.time.Duration.ofSeconds(3));
+      gateway.await("the first registration", 5_000, g -> g.registrations().size() >= 1);
+      assertEquals(1, gateway.registrations().size(), "one booted at once, the others later");
+      gateway.await("four registrations", 10_000, g -> g.registrations().size() == 4);
+      long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+      org.junit.jupiter.api.Assertions.assertTrue(ms >= 2_250, "the last booted 2.25 s after the first, not at " + ms);
+      swarm.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+      // stopped before the others booted: they never register
+      AgentSwarm late = AgentSwarm.start(vertx, AgentConfig.parse(new String[] {"--url", gateway.url(), "--infra-env-id",
+          IE, "--dry-run", "--swarm", "2"}, Map.of("RDV_AGENT_TOKEN", "tok")), 2,
+          java.time.Duration.ofSeconds(2));
+      late.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      Thread.sleep(1_500); // past the second agent's boot
+      late.allEnded().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+      org.junit.jupiter.api.Assertions.assertTrue(gateway.registrations().size() <= 5,
+          "at most the first of the stopped swarm registered: " + gateway.registrations().size());
+    } finally {
+      gateway.close();
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
 }

@@ -35,15 +35,24 @@ public final class FleetSwarm {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   /** What to drive. */
   public record Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install,
-      String prefix, String transport, Duration timeout, Duration reportEvery, Duration hold) {
+      String prefix, String transport, Duration timeout, Duration reportEvery, Duration hold, Duration bootSpread) {
     public Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install, String prefix,
         String transport, Duration timeout, Duration reportEvery) {
       this(url, userToken, clusters, hostsPerCluster, install, prefix, transport, timeout, reportEvery, Duration.ZERO);
     }
 
+    public Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install, String prefix,
+        String transport, Duration timeout, Duration reportEvery, Duration hold) {
+      this(url, userToken, clusters, hostsPerCluster, install, prefix, transport, timeout, reportEvery, hold,
+          Duration.ZERO);
+    }
+
     public Config {
       if (hold.isNegative()) {
         throw new IllegalArgumentException("hold-seconds must be 0 or more, got " + hold.toSeconds());
+      }
+      if (bootSpread.isNegative()) {
+        throw new IllegalArgumentException("boot-spread-seconds must be 0 or more, got " + bootSpread.toSeconds());
       }
       if (clusters < 1) {
         throw new IllegalArgumentException("clusters must be at least 1, got " + clusters);
@@ -95,7 +104,7 @@ public final class FleetSwarm {
           args.addAll(List.of("--transport", config.transport()));
         }
         AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new), Map.of("RDV_AGENT_TOKEN", ie[1]));
-        swarms.add(AgentSwarm.start(vertx, agents, config.hostsPerCluster()));
+        swarms.add(AgentSwarm.start(vertx, agents, config.hostsPerCluster(), config.bootSpread()));
       }
       out.printf("fleet: %d clusters x %d hosts created at %s (%.1f s)%n", config.clusters(), config.hostsPerCluster(),
           config.url(), seconds(t0));

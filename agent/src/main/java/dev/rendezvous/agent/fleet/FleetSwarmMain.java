@@ -25,7 +25,7 @@ public final class FleetSwarmMain {
     }
     for (String k : f.keySet()) {
       if (!java.util.Set.of("url", "token-file", "clusters", "hosts-per-cluster", "install", "prefix", "transport",
-          "timeout-seconds", "hold-seconds", "help").contains(k)) {
+          "timeout-seconds", "hold-seconds", "boot-spread-seconds", "help").contains(k)) {
         usage("unknown flag --" + k);
       }
     }
@@ -43,7 +43,8 @@ public final class FleetSwarmMain {
           Integer.parseInt(f.getOrDefault("clusters", "3")), Integer.parseInt(f.getOrDefault("hosts-per-cluster", "3")),
           Boolean.parseBoolean(f.getOrDefault("install", "false")), f.getOrDefault("prefix", "swarm"),
           f.get("transport"), Duration.ofSeconds(Long.parseLong(f.getOrDefault("timeout-seconds", "1800"))),
-          Duration.ofSeconds(5), Duration.ofSeconds(Long.parseLong(f.getOrDefault("hold-seconds", "0"))));
+          Duration.ofSeconds(5), Duration.ofSeconds(Long.parseLong(f.getOrDefault("hold-seconds", "0"))),
+          Duration.ofMillis((long) (1000 * Double.parseDouble(f.getOrDefault("boot-spread-seconds", "0")))));
     } catch (IllegalArgumentException e) {
       usage(e.getMessage());
       return;
@@ -75,11 +76,12 @@ public final class FleetSwarmMain {
     System.err.println("""
         usage: ./rendezvous swarm [--clusters=3] [--hosts-per-cluster=3 (1, 3 or 5+)] [--install] [--url=http://127.0.0.1:8090]
                                   [--token-file=data/admin-token | RDV_USER_TOKEN] [--prefix=swarm] [--transport=ws|poll]
-                                  [--timeout-seconds=1800] [--hold-seconds=0]
+                                  [--timeout-seconds=1800] [--hold-seconds=0] [--boot-spread-seconds=0]
           creates the clusters and their infra-envs through the user API, runs that many dry-run agents per cluster
           in this process, installs each cluster once ready (with --install), and prints progress; with
           --hold-seconds keeps the agents connected that long afterwards (an idle fleet) and fails if a cluster
-          leaves its status meanwhile""");
+          leaves its status meanwhile; with --boot-spread-seconds each cluster's hosts boot one after the other
+          over that many seconds instead of all at once""");
     System.exit(problem == null ? 0 : 2);
   }
 }
