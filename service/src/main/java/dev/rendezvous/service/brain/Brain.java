@@ -64,6 +64,12 @@ public final class Brain {
   private final BusProducer producer;
   /** Keys with a full refresh pending: when it was first asked for and when last (nanoTime). */
   private final Map<WorkKey, long[]> fullRefreshDue = new ConcurrentHashMap<>();
+  /** Keys with a targets pass pending ({@link Work#targetsPass}), the same way. */
+  private final Map<WorkKey, long[]> targetsPassDue = new ConcurrentHashMap<>();
+  /** A targets pass waits this long after the last host that became or left being a target (a burst of arrivals). */
+  static final long TARGETS_QUIET_MS = 1000;
+  /** ... and at most this long after the first. */
+  static final long TARGETS_MAX_WAIT_MS = 10_000;
   private final Clock clock;
   private final BrainStore store;
   private final Lanes lanes;
@@ -245,6 +251,9 @@ public final class Brain {
         w.planFloor(null); // a host whose push was lost is due now: look at every host
       }
       rules.plan(w, publisher::last, pacing.getAsDouble());
+      if (w.targetsRetryAt() != null) {
+        scheduleTargetsPass(key, Math.max(0, java.time.Duration.between(w.now, w.targetsRetryAt()).toMillis()));
+      }
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
         keep(key, base.withUnitFindings(w.planFloor(), w.clusterViewIfUnchanged()));
@@ -272,6 +281,9 @@ public final class Brain {
           askForPreparation(after.cluster());
           if (w.othersMayBeStale()) {
             scheduleFullRefresh(key);
+          }
+          if (w.targetsMoved()) {
+            scheduleTargetsPass(key, TARGETS_QUIET_MS);
           }
           yield published.map(Result.COMMITTED);
         }
@@ -377,34 +389,60 @@ public final class Brain {
    * unit refreshes its own hosts at once, so the pass over the others is worth doing once the burst is over.
    */
   private void scheduleFullRefresh(WorkKey key) {
-    long now = System.nanoTime();
-    long[] asked = fullRefreshDue.putIfAbsent(key, new long[] {now, now});
-    if (asked != null) {
-      asked[1] = now; // units and the timer run on the key's lane context
+    if (!ask(fullRefreshDue, key)) {
       return;
     }
     Loaded l = cache.get(key);
     // a big cluster's full pass costs more: it runs less often (1 ms per host, at least the base delay)
     long delay = Math.max(FULL_REFRESH_DELAY_MS, l == null ? 0 : l.hostCount());
-    armFullRefresh(key, delay);
+    armDebounced(fullRefreshDue, key, delay, delay, delay * FULL_REFRESH_MAX_DEFERRALS,
+        () -> run(key, null, w -> {
+          rules.settle(w, w.hostIds());
+          w.targetsPass(); // it looks at every host anyway
+        }).onFailure(e -> LOG.atDebug().setCause(e).addKeyValue("key", key)
+            .log("full refresh failed; the monitor's passes cover it")));
   }
 
-  private void armFullRefresh(WorkKey key, long delayMs) {
-    vertx.setTimer(delayMs, t -> {
-      long[] asked = fullRefreshDue.get(key);
+  /**
+   * One pass over the key's hosts for connectivity targets that moved ({@link Work#targetsPass}) after
+   * {@code delayMs}, later while hosts keep arriving ({@link #TARGETS_QUIET_MS}, at most {@link #TARGETS_MAX_WAIT_MS}).
+   */
+  private void scheduleTargetsPass(WorkKey key, long delayMs) {
+    if (!ask(targetsPassDue, key)) {
+      return;
+    }
+    armDebounced(targetsPassDue, key, delayMs, TARGETS_QUIET_MS, Math.max(delayMs, TARGETS_MAX_WAIT_MS),
+        () -> run(key, null, Work::targetsPass).onFailure(e -> LOG.atDebug().setCause(e).addKeyValue("key", key)
+            .log("targets pass failed; the hosts' due plans cover it")));
+  }
+
+  /** Records an ask; true when none was pending (the caller arms the timer). */
+  private static boolean ask(Map<WorkKey, long[]> due, WorkKey key) {
+    long now = System.nanoTime();
+    long[] asked = due.putIfAbsent(key, new long[] {now, now});
+    if (asked != null) {
+      asked[1] = now; // units and the timer run on the key's lane context
+      return false;
+    }
+    return true;
+  }
+
+  /** Runs {@code pass} after {@code delayMs}, then again {@code quietMs} later while asks keep coming, up to {@code maxMs}. */
+  private void armDebounced(Map<WorkKey, long[]> due, WorkKey key, long delayMs, long quietMs, long maxMs, Runnable pass) {
+    vertx.setTimer(Math.max(1, delayMs), t -> {
+      long[] asked = due.get(key);
       if (asked == null) {
         return;
       }
       long now = System.nanoTime();
       long sinceLast = TimeUnit.NANOSECONDS.toMillis(now - asked[1]);
       long sinceFirst = TimeUnit.NANOSECONDS.toMillis(now - asked[0]);
-      if (sinceLast < delayMs && sinceFirst + delayMs <= delayMs * FULL_REFRESH_MAX_DEFERRALS) {
-        armFullRefresh(key, delayMs); // still busy: later, once
+      if (sinceLast < quietMs && sinceFirst + quietMs <= maxMs) {
+        armDebounced(due, key, quietMs, quietMs, maxMs, pass); // still busy: later, once
         return;
       }
-      fullRefreshDue.remove(key);
-      run(key, null, w -> rules.settle(w, w.hostIds())).onFailure(e -> LOG.atDebug().setCause(e)
-          .addKeyValue("key", key).log("full refresh failed; the monitor's passes cover it"));
+      due.remove(key);
+      pass.run();
     });
   }
 

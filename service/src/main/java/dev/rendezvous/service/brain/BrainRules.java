@@ -63,6 +63,14 @@ final class BrainRules {
   static final long CLOCK_GRANULARITY_SECONDS = 60;
   /** The shortest next_instruction_seconds the planner gives: a pushed plan is never due earlier. */
   static final int SHORTEST_PLAN_SECONDS = 60;
+  /**
+   * The shortest time between two pushes of a host for its connectivity targets alone: each makes a new report of
+   * every peer and a round of them costs O(hosts²), so the wait grows with the square of the cluster (2 s up to 150
+   * hosts, 7 s at 300, 30 s from 600: a 1,000-host cluster's round of ~300 KB reports takes the brain ~20 s here).
+   */
+  static long targetsRefreshSeconds(int hosts) {
+    return Math.max(2, Math.min(30, (long) hosts * hosts / 12_000));
+  }
 
   private final DomainConfig config;
   private final HostStateMachine hostMachine;
@@ -578,18 +586,36 @@ final class BrainRules {
     // Before the key's plan floor no host it did not touch can be due: only the touched and forced ones are looked
     // at (a pass over a 1,000-host cluster's push marks per unit was ~6 % of the brain's CPU in a registration burst).
     // A pass over all of them finds the floor again.
+    // A targets pass (debounced after hosts became or stopped being connectivity targets) also pushes, at most every
+    // targetsRefreshSeconds per host, the hosts whose last plan listed another number of peers than there are now:
+    // a cluster whose hosts arrived over a few seconds has every host check every peer within seconds, not at its
+    // next due plan a minute later (a 1,000-host cluster took two such minutes to be ready).
     Instant floor = w.planFloor();
-    boolean all = floor == null || !w.now.isBefore(floor);
+    boolean targetsPass = w.isTargetsPass();
+    boolean all = targetsPass || floor == null || !w.now.isBefore(floor);
     Instant nextFloor = null;
+    Instant targetsRetry = null;
     NextStepPlanner.Memo memo = planMemo(w);
+    int[] targets = {-1}; // the cluster's connectivity targets, counted when first needed
     for (UUID id : all ? w.hostIds() : w.touchedOrForced()) {
       HostSnapshot h = w.host(id);
       if (h == null || h.status() == null || (!h.unbound() && w.cluster() == null)) {
         continue;
       }
       PushMark last = marks.apply(h);
+      boolean targetsDue = false;
+      if (targetsPass && last != null && last.targets() >= 0) {
+        int peers = peersToCheck(w, h, targets);
+        if (peers >= 0 && peers != last.targets()) {
+          Instant again = last.pushedAt().plusSeconds(targetsRefreshSeconds(w.hostCount()));
+          targetsDue = !w.now.isBefore(again);
+          if (!targetsDue) {
+            targetsRetry = earlier(targetsRetry, again);
+          }
+        }
+      }
       boolean mayBeDue = last == null || !w.now.isBefore(last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
-      if (!mayBeDue && !w.forced(h.id()) && !w.hostChanged(h.id())) {
+      if (!mayBeDue && !targetsDue && !w.forced(h.id()) && !w.hostChanged(h.id())) {
         nextFloor = earlier(nextFloor, last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
         continue; // its own inputs did not move and it is not due: no need to plan it
       }
@@ -599,8 +625,8 @@ final class BrainRules {
       long dueAfter = (long) Math.ceil(every * Math.max(1.0, pace));
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
           && !w.now.isBefore(last.pushedAt().plusSeconds(dueAfter)));
-      if (w.forced(h.id()) || due || !sig.equals(last.signature())) {
-        w.push(h, p, sig);
+      if (w.forced(h.id()) || due || targetsDue || !sig.equals(last.signature())) {
+        w.push(h, p, sig, peersToCheck(w, h, targets));
         nextFloor = earlier(nextFloor, w.now.plusSeconds(SHORTEST_PLAN_SECONDS));
       } else {
         nextFloor = earlier(nextFloor, last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
@@ -608,6 +634,24 @@ final class BrainRules {
     }
     // a unit that looked at its touched hosts only keeps the floor: what it pushed is due later, not sooner
     w.planFloor(all ? (nextFloor == null ? w.now.plusSeconds(SHORTEST_PLAN_SECONDS) : nextFloor) : floor);
+    w.targetsRetryAt(targetsRetry);
+  }
+
+  /** How many peers the host's connectivity check lists now; -1 when its status plans no connectivity check. */
+  private static int peersToCheck(Work w, HostSnapshot h, int[] targets) {
+    if (!NextStepPlanner.checksConnectivity(h, w.cluster())) {
+      return -1;
+    }
+    if (targets[0] < 0) {
+      int n = 0;
+      for (UUID id : w.hostIds()) {
+        if (NextStepPlanner.connectivityTarget(w.host(id))) {
+          n++;
+        }
+      }
+      targets[0] = n;
+    }
+    return targets[0] - (NextStepPlanner.connectivityTarget(h) ? 1 : 0);
   }
 
   private static Instant earlier(Instant a, Instant b) {
@@ -638,7 +682,7 @@ final class BrainRules {
    * The plan last pushed to a host and when. Kept in memory only: after a restart or a rebalance every host's
    * plan is pushed once more, which an agent takes as an ordinary new plan.
    */
-  record PushMark(String signature, Instant pushedAt) {}
+  record PushMark(String signature, Instant pushedAt, int targets) {}
 
   /** Event shapes the adapter records itself (the domain's own events come with its transitions). */
   static final class DomainEventFactory {

@@ -62,7 +62,7 @@ final class PlanPublisher {
     List<Work.Push> pushes = new ArrayList<>(w.pushes());
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
-      pushed.put(HostKey.of(p.host()), new BrainRules.PushMark(p.signature(), w.now));
+      pushed.put(HostKey.of(p.host()), new BrainRules.PushMark(p.signature(), w.now, p.targets()));
     }
     Promise<Void> done = Promise.promise();
     publishFrom(pushes, 0, w.base.key(), Vertx.currentContext(), done);
@@ -108,9 +108,11 @@ final class PlanPublisher {
   }
 
   /**
-   * A digest of a plan without its step ids: equal plans need no new push. Two CRCs (over the plan and over it
-   * reversed) make a 64-bit value that is cheap on the large connectivity targets of big clusters; a collision only
-   * delays a push until the plan is due again.
+   * A digest of a plan without its step ids and without the connectivity check's targets: equal plans need no new
+   * push. The targets move whenever a peer arrives; they are counted beside the digest ({@link BrainRules.PushMark})
+   * and sent again by a debounced targets pass or with the next due plan, not on every change of every peer (a
+   * 300-host cluster booting over 30 s had each host re-check all its peers every 3 s). Two CRCs (over the plan and over
+   * it reversed) make a 64-bit value; a collision only delays a push until the plan is due again.
    */
   static String signature(HostSnapshot h, Steps s) {
     java.util.zip.CRC32C forward = new java.util.zip.CRC32C();
@@ -128,7 +130,9 @@ final class PlanPublisher {
     add.accept(s.nextInstructionSeconds() + "|" + s.postStepAction());
     for (Step st : s.instructions()) {
       add.accept(st.stepType().wire());
-      st.args().forEach(add);
+      if (st.stepType() != dev.rendezvous.service.domain.planning.StepType.CONNECTIVITY_CHECK) {
+        st.args().forEach(add);
+      }
     }
     return Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
   }

@@ -11,6 +11,7 @@ import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostTransition;
 import dev.rendezvous.service.domain.host.Inventory;
+import dev.rendezvous.service.domain.planning.NextStepPlanner;
 import dev.rendezvous.service.domain.planning.StepPlan;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +29,8 @@ import java.util.UUID;
  */
 final class Work {
   /** A plan to publish for a host once the transaction committed. */
-  record Push(HostSnapshot host, StepPlan plan, String signature) {}
+  /** A plan to push; {@code targets}: how many peers its connectivity check lists (-1: its status checks none). */
+  record Push(HostSnapshot host, StepPlan plan, String signature, int targets) {}
 
   final Loaded base;
   final Instant now;
@@ -139,6 +141,45 @@ final class Work {
 
   Instant planFloor() {
     return planFloorKnown ? planFloor : null;
+  }
+
+  private boolean targetsPass;
+  private Instant targetsRetryAt;
+
+  /** This unit looks at every host for connectivity targets that moved since its last push (a debounced pass). */
+  void targetsPass() {
+    targetsPass = true;
+  }
+
+  boolean isTargetsPass() {
+    return targetsPass;
+  }
+
+  /** When a host whose targets moved may be pushed again (it was pushed too recently); null: none waits. */
+  Instant targetsRetryAt() {
+    return targetsRetryAt;
+  }
+
+  void targetsRetryAt(Instant at) {
+    targetsRetryAt = at;
+  }
+
+  /**
+   * Whether a host of this unit became or stopped being a peer the others' connectivity checks list (its first
+   * inventory, discovering or disconnected left or entered): their pushed targets are then one short or one too many.
+   */
+  boolean targetsMoved() {
+    if (cluster == null) {
+      return false;
+    }
+    for (HostRecord r : touched.values()) {
+      HostRecord before = loaded.get(r.snapshot().id());
+      if (NextStepPlanner.connectivityTarget(before == null ? null : before.snapshot())
+          != NextStepPlanner.connectivityTarget(r.snapshot())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Where the planner found the key's next due plan (null: unknown, e.g. a failed publish made one due now). */
@@ -324,8 +365,8 @@ final class Work {
     return forcePush.contains(hostId);
   }
 
-  void push(HostSnapshot host, StepPlan plan, String signature) {
-    pushes.add(new Push(host, plan, signature));
+  void push(HostSnapshot host, StepPlan plan, String signature, int targets) {
+    pushes.add(new Push(host, plan, signature, targets));
     events.addAll(plan.events());
   }
 

@@ -42,10 +42,13 @@ class BrainRulesTest {
       rules.settle(w, w.refreshScope());
     }
     rules.plan(w, h -> marks.get(h.id()));
-    w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now)));
+    w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now, p.targets())));
     state = w.committed();
     if (w.othersMayBeStale()) {
-      unit(x -> rules.settle(x, x.hostIds())); // what Brain schedules a little later
+      unit(x -> { // what Brain schedules a little later
+        rules.settle(x, x.hostIds());
+        x.targetsPass();
+      });
     }
     return w;
   }
@@ -292,6 +295,44 @@ class BrainRulesTest {
         ((com.fasterxml.jackson.databind.node.ObjectNode) n.get("interfaces").get(0)).withArray("ipv4_addresses")
             .add("192.168.112.31/24")), null, now));
     assertEquals(3, state.cluster().context().connectivityMajorityGroups().groupFor("192.168.111.0/24").size());
+  }
+
+  /** How many peers the plan's connectivity check lists (0: no connectivity check). */
+  private static int peersListed(Work.Push p) {
+    return p.plan().steps().instructions().stream().filter(s -> s.stepType() == StepType.CONNECTIVITY_CHECK)
+        .mapToInt(s -> new io.vertx.core.json.JsonArray(s.args().get(0)).size()).findFirst().orElse(0);
+  }
+
+  @Test
+  void aTargetsPassPushesTheHostsWhoseConnectivityTargetsMovedNotTooOften() {
+    discover();
+    UUID fourth = BrainFixtures.ids(4).get(3);
+    unit(w -> rules.register(w, fourth, INFRA_ENV, CLUSTER, "agent-1", now));
+    Work arrived = unit(w -> rules.stepReply(w, fourth, "inventory", 0, BrainFixtures.inventory(4, 8), null, now));
+    assertTrue(arrived.targetsMoved(), "a host with an inventory is a peer the others check");
+    assertEquals(3, marks.get(fourth).targets(), "the newcomer's plan lists the three others");
+    // the three were last pushed with two peers to check, 30 s ago (their plans are due again only after 60 s)
+    for (UUID id : hosts) {
+      marks.put(id, new BrainRules.PushMark(marks.get(id).signature(), now.minusSeconds(30), 2));
+    }
+    Work plain = unit(w -> { });
+    assertEquals(List.of(), plain.pushes(), "an ordinary unit before the plan floor looks at nobody's targets");
+    Work pass = unit(Work::targetsPass);
+    assertEquals(hosts, pass.pushes().stream().map(p -> p.host().id()).toList(), "each of the three is pushed again");
+    pass.pushes().forEach(p -> assertEquals(3, peersListed(p), "listing all three of its peers"));
+    hosts.forEach(id -> assertEquals(3, marks.get(id).targets()));
+    assertEquals(List.of(), unit(Work::targetsPass).pushes(), "pushed with the current targets: nothing more");
+    // pushed with a stale count 1 s before the next unit: not again before 2 s (four hosts); the pass says when
+    assertEquals(2, BrainRules.targetsRefreshSeconds(4));
+    Instant pushedAt = now;
+    marks.put(hosts.get(0), new BrainRules.PushMark(marks.get(hosts.get(0)).signature(), pushedAt, 2));
+    Work early = unit(Work::targetsPass);
+    assertEquals(List.of(), early.pushes());
+    assertEquals(pushedAt.plusSeconds(2), early.targetsRetryAt());
+    now = early.targetsRetryAt().minusSeconds(1); // the next unit runs 1 s later: at the retry time
+    Work retried = unit(Work::targetsPass);
+    assertEquals(List.of(hosts.get(0)), retried.pushes().stream().map(p -> p.host().id()).toList());
+    assertEquals(null, retried.targetsRetryAt());
   }
 
   @Test

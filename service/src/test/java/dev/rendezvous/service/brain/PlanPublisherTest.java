@@ -64,7 +64,7 @@ class PlanPublisherTest {
           HostSnapshot h = HostSnapshot.builder(hosts.get(i), INFRA_ENV).clusterId(CLUSTER).build();
           String targets = i + ":" + "x".repeat(150_000);
           w.push(h, new StepPlan(new Steps(60, Steps.CONTINUE, List.of(new Step(StepType.CONNECTIVITY_CHECK, "c-" + i,
-              List.of(targets)))), List.of()), "sig-" + i);
+              List.of(targets)))), List.of()), "sig-" + i, -1);
         }
         PlanPublisher publisher = new PlanPublisher(producer);
         Context ctx = vertx.getOrCreateContext();

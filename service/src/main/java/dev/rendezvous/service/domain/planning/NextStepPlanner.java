@@ -199,7 +199,7 @@ public final class NextStepPlanner {
     StringBuilder b = new StringBuilder(256).append('[');
     int n = 0;
     for (HostSnapshot o : c.hosts()) {
-      if (o.id().equals(h.id()) || o.inventory() == null || o.status() == DISCOVERING || o.status() == DISCONNECTED) {
+      if (o.id().equals(h.id()) || !connectivityTarget(o)) {
         continue;
       }
       if (n++ > 0) {
@@ -208,6 +208,16 @@ public final class NextStepPlanner {
       b.append(memo.checkEntry(o));
     }
     return n == 0 ? Optional.empty() : Optional.of(List.of(b.append(']').toString()));
+  }
+
+  /** Whether the host is one its peers' connectivity checks list: it has an inventory and is neither discovering nor disconnected. */
+  public static boolean connectivityTarget(HostSnapshot o) {
+    return o != null && o.inventory() != null && o.status() != DISCOVERING && o.status() != DISCONNECTED;
+  }
+
+  /** Whether the host's plan in its status carries a connectivity check (when it has a peer to check). */
+  public static boolean checksConnectivity(HostSnapshot h, ClusterContext c) {
+    return c != null && stepTypes(h, c).contains(StepType.CONNECTIVITY_CHECK);
   }
 
   private static ConnectivityReport.CheckHost checkHost(HostSnapshot o, Inventory inv) {
