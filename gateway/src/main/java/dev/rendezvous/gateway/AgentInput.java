@@ -120,6 +120,23 @@ final class AgentInput {
         return message(() -> AgentWire.JSON.readTree(utf8));
     }
 
+    /** Part of a binary message, UTF-8: a JSON object. */
+    static JsonNode parseMessage(byte[] utf8, int offset, int length) throws InvalidInput {
+        return message(() -> AgentWire.JSON.readTree(AgentWire.JSON.createParser(utf8, offset, length)));
+    }
+
+    /** Part of a binary message as text; malformed UTF-8 is refused, as in a JSON text message. */
+    static String utf8(byte[] bytes, int offset, int length) throws InvalidInput {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                    .decode(java.nio.ByteBuffer.wrap(bytes, offset, length)).toString();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new InvalidInput("output: not UTF-8 (" + e.getMessage() + ")");
+        }
+    }
+
     private interface TreeRead {
         JsonNode read() throws java.io.IOException;
     }

@@ -59,6 +59,8 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     private Buffer assembling;
     private int assembledBytes;
     private boolean assemblingBinary;
+    /** The protocol version agreed at hello (0 before). */
+    private int version;
     private boolean oversized;
     private ArrayDeque<Outbound> backlog;
 
@@ -137,7 +139,13 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
             sendError(SocketMessages.FRAME_TOO_LARGE, "message larger than max_frame_bytes (" + config.maxBodyBytes()
                     + ")", false, null);
         } else if (assemblingBinary) {
-            reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED, "binary frames are not accepted, send JSON text");
+            if (welcomed && version >= SocketMessages.BINARY_REPLIES_FROM) {
+                onBinaryMessage(message.getBytes());
+            } else {
+                reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED,
+                        "binary frames are not accepted before protocol version " + SocketMessages.BINARY_REPLIES_FROM
+                                + ", send JSON text");
+            }
         } else {
             onMessage(message.getBytes());
         }
@@ -183,11 +191,13 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
             reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED, "versions: is required (array of integers)");
             return;
         }
-        boolean common = false;
-        for (JsonNode version : versions) {
-            common |= version.isInt() && version.intValue() == SocketMessages.PROTOCOL_VERSION;
+        int common = 0;
+        for (JsonNode v : versions) {
+            if (v.isInt() && SocketMessages.SUPPORTED_VERSIONS.contains(v.intValue())) {
+                common = Math.max(common, v.intValue());
+            }
         }
-        if (!common) {
+        if (common == 0) {
             metrics.rejected(GatewayMetrics.REASON_UNSUPPORTED_VERSION);
             send(AgentWire.write(new SocketMessages.Error("error", SocketMessages.UNSUPPORTED_VERSION,
                     "no common protocol version; this gateway speaks " + SocketMessages.SUPPORTED_VERSIONS, false, null,
@@ -196,12 +206,13 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
             return;
         }
         welcomed = true;
+        version = common;
         JsonNode agentVersion = message.get("agent_version");
-        String version = agentVersion != null && agentVersion.isTextual() ? AgentInput.agentVersion(agentVersion.textValue()) : null;
+        String agent = agentVersion != null && agentVersion.isTextual() ? AgentInput.agentVersion(agentVersion.textValue()) : null;
         int heartbeatSeconds = (int) Math.max(1, (config.heartbeat().toMillis() + 999) / 1000);
-        send(AgentWire.write(new SocketMessages.Welcome(SocketMessages.PROTOCOL_VERSION, heartbeatSeconds,
+        send(AgentWire.write(new SocketMessages.Welcome(version, heartbeatSeconds,
                 config.maxBodyBytes())), null);
-        directory.attachSocket(claims, key, version, this).onComplete(attached -> {
+        directory.attachSocket(claims, key, agent, this).onComplete(attached -> {
             if (attached.succeeded()) {
                 mailbox = attached.result();
                 if (closing) {
@@ -220,13 +231,63 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
         try {
             reply = AgentInput.stepReply(message.get("reply"));
         } catch (InvalidInput e) {
-            JsonNode stepId = message.path("reply").get("step_id");
-            metrics.rejected(GatewayMetrics.REASON_MALFORMED);
-            rejections.record(claims, key.hostId(), GatewayMetrics.REASON_MALFORMED, e.getMessage());
-            sendError(SocketMessages.INVALID_REPLY, e.getMessage(), false,
-                    stepId != null && stepId.isTextual() ? abbreviate(stepId.textValue()) : null);
+            invalidReply(message, e);
             return;
         }
+        publishReply(reply);
+    }
+
+    /**
+     * A binary message (protocol version 2): a 4-byte big-endian length, that many bytes of a {@code step_reply}
+     * message's JSON without the reply's {@code output}, then the output itself as UTF-8. A big output (a 1,000-host
+     * cluster's connectivity report is ~300 KB) is then neither escaped by the agent nor unescaped here.
+     */
+    private void onBinaryMessage(byte[] bytes) {
+        if (mailbox != null) {
+            directory.contact(mailbox, AgentPresence.WEBSOCKET);
+        }
+        int length = bytes.length >= 4 ? java.nio.ByteBuffer.wrap(bytes, 0, 4).getInt() : -1;
+        if (length < 2 || length > bytes.length - 4) {
+            reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED, "binary message: its header length ("
+                    + length + ") does not fit in its " + bytes.length + " bytes");
+            return;
+        }
+        JsonNode message;
+        String output;
+        try {
+            message = AgentInput.parseMessage(bytes, 4, length);
+            output = AgentInput.utf8(bytes, 4 + length, bytes.length - 4 - length);
+        } catch (InvalidInput e) {
+            reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED, e.getMessage());
+            return;
+        }
+        if (!"step_reply".equals(message.path("type").asText(null))) {
+            reject(GatewayMetrics.REASON_MALFORMED, SocketMessages.MALFORMED,
+                    "type: a binary message carries a step_reply only");
+            return;
+        }
+        StepReplyReceived reply;
+        try {
+            if (message.path("reply").has("output")) {
+                throw new InvalidInput("output: follows the header of a binary message, not inside it");
+            }
+            reply = AgentInput.stepReply(message.get("reply"));
+        } catch (InvalidInput e) {
+            invalidReply(message, e);
+            return;
+        }
+        publishReply(new StepReplyReceived(reply.stepType(), reply.stepId(), reply.exitCode(), output, reply.error()));
+    }
+
+    private void invalidReply(JsonNode message, InvalidInput e) {
+        JsonNode stepId = message.path("reply").get("step_id");
+        metrics.rejected(GatewayMetrics.REASON_MALFORMED);
+        rejections.record(claims, key.hostId(), GatewayMetrics.REASON_MALFORMED, e.getMessage());
+        sendError(SocketMessages.INVALID_REPLY, e.getMessage(), false,
+                stepId != null && stepId.isTextual() ? abbreviate(stepId.textValue()) : null);
+    }
+
+    private void publishReply(StepReplyReceived reply) {
         events.reply(claims, key.hostId(), reply).onComplete(published -> {
             if (published.succeeded()) {
                 metrics.replyReceived(reply.stepType());

@@ -8,8 +8,11 @@ import java.util.List;
 /** The gateway → agent websocket messages (docs/agent-protocol.md). */
 final class SocketMessages {
 
-    static final int PROTOCOL_VERSION = 1;
-    static final List<Integer> SUPPORTED_VERSIONS = List.of(PROTOCOL_VERSION);
+    /** The highest version spoken: 2 adds step replies as binary messages (their output not escaped as a JSON string). */
+    static final int PROTOCOL_VERSION = 2;
+    static final List<Integer> SUPPORTED_VERSIONS = List.of(1, PROTOCOL_VERSION);
+    /** From this version on, a step reply may come as a binary message. */
+    static final int BINARY_REPLIES_FROM = 2;
 
     /** Error codes. */
     static final String UNSUPPORTED_VERSION = "unsupported-version";

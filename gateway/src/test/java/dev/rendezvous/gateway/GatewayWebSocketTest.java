@@ -87,6 +87,63 @@ class GatewayWebSocketTest {
     }
 
     @Test
+    void versionTwoTakesAStepReplyAsABinaryMessageWithItsOutputAfterTheHeader() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
+        agent.send("{\"type\":\"hello\",\"versions\":[1,2],\"agent_version\":\"test\"}");
+        assertEquals(2, agent.next("welcome").get("version").asInt(), "the highest version both speak");
+        // a report with quotes, backslashes and multi-byte text: carried as its bytes, nothing escaped
+        String output = "{\"remote_hosts\":[{\"host_id\":\"x\",\"note\":\"a \\\"quoted\\\" n\u00f6de-\u6771\u4eac\"}]}"
+                + " ".repeat(200_000);
+        agent.sendBinary("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"connectivity-check\","
+                + "\"step_id\":\"connectivity-check-1\",\"exit_code\":0,\"error\":\"\"}}",
+                output.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        assertEquals("connectivity-check-1", agent.next("ack").get("step_id").asText());
+        BusEvent event = bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived r && host.equals(e.hostId())
+                && r.stepId().equals("connectivity-check-1"));
+        StepReplyReceived reply = (StepReplyReceived) event.payload();
+        assertEquals(output, reply.output());
+        assertEquals("connectivity-check", reply.stepType());
+        // text step replies still work on the same connection
+        agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-2\","
+                + "\"exit_code\":0,\"output\":\"{}\"}}");
+        assertEquals("inventory-2", agent.next("ack").get("step_id").asText());
+
+        // what is refused, each with an error, the connection staying up
+        agent.sendBinary("{\"type\":\"heartbeat\",\"seq\":1}", new byte[0]);
+        assertTrue(agent.next("error").get("reason").asText().contains("step_reply only"));
+        agent.sendBinary("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"i-3\","
+                + "\"output\":\"inside\"}}", "after".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode twice = agent.next("error");
+        assertEquals("invalid-reply", twice.get("code").asText());
+        assertTrue(twice.get("reason").asText().startsWith("output"), twice.toString());
+        agent.sendBinary("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"i-4\"}}",
+                new byte[] {'{', (byte) 0xC3, '}'});
+        JsonNode notUtf8 = agent.next("error");
+        assertEquals("malformed", notUtf8.get("code").asText());
+        assertTrue(notUtf8.get("reason").asText().startsWith("output: not UTF-8"), notUtf8.toString());
+        TestBed.await(agent.ws.writeBinaryMessage(io.vertx.core.buffer.Buffer.buffer(new byte[] {0, 0, 1, 0, '{', '}'})));
+        assertTrue(agent.next("error").get("reason").asText().contains("does not fit"));
+        assertFalse(agent.closed.isDone());
+        agent.ws.close();
+    }
+
+    @Test
+    void versionOneRefusesBinaryMessages() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
+        assertEquals(1, agent.hello().get("version").asInt(), "an agent speaking version 1 only");
+        agent.sendBinary("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"i-1\"}}",
+                "{}".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode refused = agent.next("error");
+        assertEquals("malformed", refused.get("code").asText());
+        assertTrue(refused.get("reason").asText().contains("binary frames are not accepted"), refused.toString());
+        agent.ws.close();
+    }
+
+    @Test
     void unknownMalformedAndEarlyMessagesGetErrorsAndTheConnectionStaysUsable() throws Exception {
         String infraEnv = newId();
         String host = newId();

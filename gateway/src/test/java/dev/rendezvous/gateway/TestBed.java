@@ -169,6 +169,13 @@ final class TestBed {
             send("{\"type\":\"hello\",\"versions\":[1],\"agent_version\":\"test\"}");
             return next("welcome");
         }
+
+        /** Sends a binary message (protocol version 2): header length, header JSON, then the payload bytes. */
+        void sendBinary(String header, byte[] payload) throws Exception {
+            byte[] h = header.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            await(ws.writeBinaryMessage(io.vertx.core.buffer.Buffer.buffer(java.nio.ByteBuffer.allocate(4 + h.length
+                    + payload.length).putInt(h.length).put(h).put(payload).array())));
+        }
     }
 
     Future<WebSocket> connect(int port, String infraEnvId, String hostId, String token) {

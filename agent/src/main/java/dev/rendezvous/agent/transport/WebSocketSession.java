@@ -44,7 +44,12 @@ final class WebSocketSession {
   private final AgentStats stats;
   private final Promise<End> end = Promise.promise();
   private End endReason = End.CLOSED;
+  /** From this protocol version on, step replies go as binary messages. */
+  static final int BINARY_REPLIES_FROM = 2;
+
   private boolean welcomed;
+  /** The version the gateway welcomed (0 before). */
+  private int version;
   private boolean closed;
   private long maxFrameBytes = Long.MAX_VALUE;
   private long heartbeatMs;
@@ -85,6 +90,20 @@ final class WebSocketSession {
   Send send(StepReply reply) {
     if (!isOpen()) {
       return Send.NOT_OPEN;
+    }
+    if (version >= BINARY_REPLIES_FROM) {
+      // the output follows a small header as its own bytes: a 300 KB report is not escaped into a JSON string
+      com.fasterxml.jackson.databind.node.ObjectNode head = WireJson.MAPPER.createObjectNode().put("type", "step_reply");
+      head.putObject("reply").put("step_type", reply.stepType()).put("step_id", reply.stepId())
+          .put("exit_code", reply.exitCode()).put("error", reply.error());
+      byte[] header = head.toString().getBytes(StandardCharsets.UTF_8);
+      byte[] output = reply.output().getBytes(StandardCharsets.UTF_8);
+      if (4L + header.length + output.length > maxFrameBytes) {
+        return Send.TOO_LARGE;
+      }
+      ws.writeBinaryMessage(io.vertx.core.buffer.Buffer.buffer(java.nio.ByteBuffer.allocate(4 + header.length
+          + output.length).putInt(header.length).put(header).put(output).array()));
+      return Send.SENT;
     }
     String text = WireJson.writeWs(new WsMessage.StepReplyMessage(reply));
     if (text.getBytes(StandardCharsets.UTF_8).length > maxFrameBytes) {
@@ -145,6 +164,7 @@ final class WebSocketSession {
       return;
     }
     welcomed = true;
+    version = w.version();
     vertx.cancelTimer(timer);
     heartbeatMs = (w.heartbeatSeconds() > 0 ? w.heartbeatSeconds() : 15) * 1000L;
     if (w.maxFrameBytes() > 0) {

@@ -111,6 +111,14 @@ public final class GatewayDouble implements AutoCloseable {
     return this;
   }
 
+  private volatile int welcomeVersion = 1;
+
+  /** The protocol version to welcome agents that speak it with (2: step replies may come as binary messages). */
+  public GatewayDouble welcomeVersion(int v) {
+    this.welcomeVersion = v;
+    return this;
+  }
+
   public GatewayDouble heartbeatSeconds(int s) {
     this.heartbeatSeconds = s;
     return this;
@@ -422,6 +430,7 @@ public final class GatewayDouble implements AutoCloseable {
     }
     String hostId = m.group(2);
     boolean[] welcomed = {false};
+    boolean[] binary = {false};
     long[] seq = {0};
     long hb = vertx.setPeriodic(heartbeatSeconds * 1000L, t -> {
       synchronized (this) {
@@ -434,6 +443,25 @@ public final class GatewayDouble implements AutoCloseable {
       vertx.cancelTimer(hb);
       synchronized (this) {
         sockets.remove(hostId, ws);
+      }
+    });
+    // version 2: a step reply as [header length][header JSON][output bytes]
+    ws.binaryMessageHandler(buf -> {
+      synchronized (this) {
+        if (!binary[0]) {
+          ws.writeTextMessage("{\"type\":\"error\",\"code\":\"malformed\",\"reason\":\"binary frames are not accepted\","
+              + "\"retryable\":false}");
+          return;
+        }
+        byte[] b = buf.getBytes();
+        int len = java.nio.ByteBuffer.wrap(b, 0, 4).getInt();
+        JsonNode head = WireJson.read(new String(b, 4, len, java.nio.charset.StandardCharsets.UTF_8), JsonNode.class);
+        JsonNode r = head.path("reply");
+        StepReply reply = new StepReply(r.path("step_type").asText(), r.path("step_id").asText(),
+            r.path("exit_code").asInt(), new String(b, 4 + len, b.length - 4 - len, java.nio.charset.StandardCharsets.UTF_8),
+            r.path("error").asText());
+        replies.add(new Received(hostId, r.has("output") ? "ws-binary-with-output-in-header" : "ws-binary", reply));
+        ws.writeTextMessage("{\"type\":\"ack\",\"step_id\":\"" + reply.stepId() + "\"}");
       }
     });
     ws.textMessageHandler(text -> {
@@ -453,9 +481,13 @@ public final class GatewayDouble implements AutoCloseable {
           }
           hellos.add(msg);
           boolean speaksV1 = false;
+          boolean speaksV2 = false;
           for (JsonNode v : msg.path("versions")) {
             speaksV1 |= v.asInt() == 1;
+            speaksV2 |= v.asInt() == 2;
           }
+          int agreed = speaksV2 && welcomeVersion >= 2 ? 2 : 1;
+          binary[0] = agreed >= 2;
           if (!speaksV1 || webSocketMode == WebSocketMode.UNSUPPORTED_VERSION) {
             ws.writeTextMessage("{\"type\":\"error\",\"code\":\"unsupported-version\",\"reason\":\"no common version\","
                 + "\"retryable\":false,\"supported\":[" + (webSocketMode == WebSocketMode.UNSUPPORTED_VERSION ? 99 : 1) + "]}");
@@ -464,7 +496,7 @@ public final class GatewayDouble implements AutoCloseable {
           }
           welcomed[0] = true;
           sockets.put(hostId, ws);
-          ws.writeTextMessage("{\"type\":\"welcome\",\"version\":1,\"heartbeat_seconds\":" + heartbeatSeconds
+          ws.writeTextMessage("{\"type\":\"welcome\",\"version\":" + agreed + ",\"heartbeat_seconds\":" + heartbeatSeconds
               + ",\"max_frame_bytes\":" + maxFrameBytes + "}");
           ArrayDeque<Steps> q = pending.remove(hostId);
           if (q != null) {

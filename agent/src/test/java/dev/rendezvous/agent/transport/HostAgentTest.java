@@ -133,6 +133,27 @@ class HostAgentTest {
   }
 
   @Test
+  void sendsStepRepliesAsBinaryMessagesWhenWelcomedWithVersionTwo() throws Exception {
+    gateway.welcomeVersion(2);
+    startAgent("websocket");
+    gateway.await("websocket session", 5000, g -> g.connected(HOST));
+    assertEquals(List.of(1, 2), WireJson.MAPPER.convertValue(gateway.hellos().get(0).path("versions"),
+        WireJson.MAPPER.getTypeFactory().constructCollectionType(List.class, Integer.class)));
+    gateway.queueSteps(HOST, steps(step("inventory", "inventory-0002", HOST), step("verify-vips", "verify-vips-0002", "[]")));
+    gateway.await("two replies", 5000, g -> g.replies().size() == 2);
+    assertEquals("ws-binary", transportOf(gateway, "inventory-0002"), "the output after the header, not inside it");
+    assertEquals("rdv-dry-0", WireJson.read(reply(gateway, "inventory-0002").output(), Inventory.class).hostname());
+    StepReply unknown = reply(gateway, "verify-vips-0002");
+    assertEquals(-1, unknown.exitCode());
+    assertTrue(unknown.error().contains("'verify-vips' is not supported"), unknown.error());
+    long deadline = System.currentTimeMillis() + 3000;
+    while (runtime.stats().repliesDelivered.sum() < 2 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertEquals(2, runtime.stats().repliesDelivered.sum(), "both replies acked");
+  }
+
+  @Test
   void answersAnUnknownMessageTypeWithAnErrorAndKeepsTheConnection() throws Exception {
     startAgent("websocket");
     gateway.await("websocket session", 5000, g -> g.connected(HOST));
