@@ -130,6 +130,11 @@ public record ClusterContext(
     return controlPlaneCount == 1;
   }
 
+  /** Whether any of the cluster's hosts has an inventory (kept as hosts change, not a pass per question). */
+  public boolean anyHostWithInventory() {
+    return ClusterHosts.anyWithInventory(hosts);
+  }
+
   /** How many of the cluster's hosts with an inventory go by this hostname (one lookup, not a pass per host). */
   public int hostsNamed(String hostname) {
     return ClusterHosts.countNamed(hosts, hostname);

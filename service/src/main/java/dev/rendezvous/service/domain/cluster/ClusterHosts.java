@@ -26,15 +26,26 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
 
   private volatile Index byId;
   private volatile Map<String, Integer> byHostname;
+  /**
+   * How many hosts have an inventory, -1 until counted. Kept across copies: several cluster validations ask whether
+   * any host has one, and a registration burst (hosts without inventories yet) scanned every host for each, per unit.
+   */
+  private volatile int withInventory = -1;
 
   private ClusterHosts(HostSnapshot[] hosts) {
     this.hosts = hosts;
   }
 
-  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname) {
+  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname, int withInventory) {
     this.hosts = hosts;
     this.byId = byId;
     this.byHostname = byHostname;
+    this.withInventory = withInventory;
+  }
+
+  /** {@code n} counted hosts with an inventory moved by one host replaced: from {@code was} to {@code is}. */
+  private static int moved(int n, HostSnapshot was, HostSnapshot is) {
+    return n < 0 ? -1 : n - (was != null && was.inventory() != null ? 1 : 0) + (is.inventory() != null ? 1 : 0);
   }
 
   /**
@@ -67,7 +78,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
         names.merge(is, 1, Integer::sum);
       }
     }
-    return new ClusterHosts(a, ids, names);
+    return new ClusterHosts(a, ids, names, moved(withInventory, old, host));
   }
 
   /**
@@ -79,6 +90,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     Index ids = index();
     HostSnapshot[] a = null;
     boolean namesHold = true;
+    int counted = withInventory;
     for (HostSnapshot host : replacements) {
       int at = position(ids, host.id());
       if (at < 0 || hosts[at] == host) {
@@ -91,9 +103,10 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       String was = old.inventory() == null ? null : old.hostname();
       String is = host.inventory() == null ? null : host.hostname();
       namesHold &= java.util.Objects.equals(was, is);
+      counted = moved(counted, old, host);
       a[at] = host;
     }
-    return a == null ? null : new ClusterHosts(a, ids, namesHold ? byHostname : null);
+    return a == null ? null : new ClusterHosts(a, ids, namesHold ? byHostname : null, counted);
   }
 
   /**
@@ -110,7 +123,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       names = new HashMap<>(names);
       names.merge(host.hostname(), 1, Integer::sum);
     }
-    return new ClusterHosts(a, ids, names);
+    return new ClusterHosts(a, ids, names, moved(withInventory, null, host));
   }
 
   private Index index() {
@@ -166,6 +179,27 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       }
     }
     return null;
+  }
+
+  /** Whether any host has an inventory; counted on first use, then kept as hosts are replaced and added. */
+  static boolean anyWithInventory(List<HostSnapshot> hosts) {
+    if (hosts instanceof ClusterHosts h) {
+      int n = h.withInventory;
+      if (n < 0) {
+        n = 0;
+        for (HostSnapshot s : h.hosts) {
+          n += s.inventory() != null ? 1 : 0;
+        }
+        h.withInventory = n;
+      }
+      return n > 0;
+    }
+    for (HostSnapshot s : hosts) {
+      if (s.inventory() != null) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** How many hosts with an inventory go by this hostname; the count is built on first use. */

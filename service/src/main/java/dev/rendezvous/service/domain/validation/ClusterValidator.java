@@ -96,7 +96,7 @@ public final class ClusterValidator {
   }
 
   private static boolean hasInventories(ClusterContext c) {
-    return c.hosts().stream().anyMatch(h -> h.inventory() != null);
+    return c.anyHostWithInventory();
   }
 
   private Outcome machineCidrDefined(ClusterContext c) {

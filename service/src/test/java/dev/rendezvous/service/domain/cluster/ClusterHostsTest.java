@@ -47,6 +47,29 @@ class ClusterHostsTest {
   }
 
   @Test
+  void whetherAnyHostHasAnInventoryFollowsReplacedAndAddedHosts() {
+    ClusterContext c = threeHosts();
+    ClusterContext bare = c;
+    for (HostSnapshot h : c.hosts()) {
+      bare = bare.withHost(h.toBuilder().inventory(null).build());
+    }
+    assertEquals(false, bare.anyHostWithInventory(), "three hosts, none with an inventory");
+    ClusterContext added = bare.withHost(Fixtures.host(4, HostStatus.DISCOVERING).inventory(null).build());
+    assertEquals(false, added.anyHostWithInventory());
+    ClusterContext one = added.withHost(c.hosts().get(2));
+    assertEquals(true, one.anyHostWithInventory(), "host 3's inventory is back");
+    assertEquals(false, added.anyHostWithInventory(), "the earlier view keeps its own count");
+    ClusterContext none = one.withHost(c.hosts().get(2).toBuilder().inventory(null).build());
+    assertEquals(false, none.anyHostWithInventory());
+    ClusterContext fifth = none.withHost(Fixtures.host(5, HostStatus.KNOWN).build());
+    assertEquals(true, fifth.anyHostWithInventory(), "a host added with an inventory");
+    ClusterContext all = none.withHostsReplaced(List.of(c.hosts().get(0), c.hosts().get(1)));
+    assertEquals(true, all.anyHostWithInventory(), "several replaced at once");
+    assertEquals(false, all.withHostsReplaced(List.of(c.hosts().get(0).toBuilder().inventory(null).build(),
+        c.hosts().get(1).toBuilder().inventory(null).build())).anyHostWithInventory());
+  }
+
+  @Test
   void aHostOfAnotherIdIsAddedAtTheEnd() {
     ClusterContext c = threeHosts();
     ClusterContext after = c.withHost(Fixtures.host(4, HostStatus.KNOWN).build());
