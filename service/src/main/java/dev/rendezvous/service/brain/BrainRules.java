@@ -620,14 +620,15 @@ final class BrainRules {
         nextFloor = earlier(nextFloor, last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
         continue; // its own inputs did not move and it is not due: no need to plan it
       }
-      StepPlan p = planner.plan(h, w.cluster(), memo);
+      // the digest leaves the targets out: they are written only for a plan that is pushed
+      StepPlan p = planner.planWithoutTargets(h, w.cluster(), memo);
       String sig = PlanPublisher.signature(h, p.steps());
       int every = p.steps().nextInstructionSeconds();
       long dueAfter = (long) Math.ceil(every * Math.max(1.0, pace));
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
           && !w.now.isBefore(last.pushedAt().plusSeconds(dueAfter)));
       if (w.forced(h.id()) || due || targetsDue || !sig.equals(last.signature())) {
-        w.push(h, p, sig, peersToCheck(w, h, targets));
+        w.push(h, planner.plan(h, w.cluster(), memo), sig, peersToCheck(w, h, targets));
         nextFloor = earlier(nextFloor, w.now.plusSeconds(SHORTEST_PLAN_SECONDS));
       } else {
         nextFloor = earlier(nextFloor, last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));

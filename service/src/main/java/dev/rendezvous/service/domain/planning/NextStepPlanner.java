@@ -94,10 +94,26 @@ public final class NextStepPlanner {
   }
 
   public StepPlan plan(HostSnapshot host, ClusterContext cluster, Memo memo) {
+    return plan(host, cluster, memo, true);
+  }
+
+  /**
+   * The plan as {@link #plan} makes it, but a connectivity check (when there is a peer to check) lists no targets:
+   * enough to tell whether a plan changed when the targets are counted apart, without writing a big cluster's
+   * ~150 KB of them for every host re-planned and not pushed.
+   */
+  public StepPlan planWithoutTargets(HostSnapshot host, ClusterContext cluster, Memo memo) {
+    return plan(host, cluster, memo, false);
+  }
+
+  private StepPlan plan(HostSnapshot host, ClusterContext cluster, Memo memo, boolean targets) {
     List<Step> steps = new ArrayList<>();
     List<DomainEvent> events = new ArrayList<>();
     for (StepType t : stepTypes(host, cluster)) {
-      build(t, host, cluster, events, memo).ifPresent(args -> steps.add(new Step(t, ids.next(t), args)));
+      Optional<List<String>> args = t == StepType.CONNECTIVITY_CHECK && !targets
+          ? (anyPeerToCheck(host, cluster) ? Optional.of(List.of()) : Optional.empty())
+          : build(t, host, cluster, events, memo);
+      args.ifPresent(a -> steps.add(new Step(t, ids.next(t), a)));
     }
     int seconds = BACKED_OFF.contains(host.status()) ? BACKED_OFF_SECONDS : DEFAULT_SECONDS;
     String action = Steps.CONTINUE;
@@ -208,6 +224,18 @@ public final class NextStepPlanner {
       b.append(memo.checkEntry(o));
     }
     return n == 0 ? Optional.empty() : Optional.of(List.of(b.append(']').toString()));
+  }
+
+  private static boolean anyPeerToCheck(HostSnapshot h, ClusterContext c) {
+    if (c == null) {
+      return false;
+    }
+    for (HostSnapshot o : c.hosts()) {
+      if (!o.id().equals(h.id()) && connectivityTarget(o)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Whether the host is one its peers' connectivity checks list: it has an inventory and is neither discovering nor disconnected. */

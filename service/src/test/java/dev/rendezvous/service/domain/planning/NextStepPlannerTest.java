@@ -95,6 +95,27 @@ class NextStepPlannerTest {
   }
 
   @Test
+  void aPlanWithoutTargetsIsThePlanButForTheConnectivityChecksList() {
+    NextStepPlanner planner = new NextStepPlanner(CONFIG, StepIdGenerator.sequential());
+    HostSnapshot h = Fixtures.host(1, KNOWN).build();
+    for (List<HostSnapshot> others : List.of(List.of(Fixtures.host(2, KNOWN).build()),
+        List.of(Fixtures.host(2, DISCOVERING).build()))) {
+      List<HostSnapshot> hosts = new java.util.ArrayList<>(others);
+      hosts.add(0, h);
+      ClusterContext c = Fixtures.cluster(hosts).build();
+      Steps full = planner.plan(h, c).steps();
+      Steps bare = planner.planWithoutTargets(h, c, new NextStepPlanner.Memo()).steps();
+      assertEquals(full.types(), bare.types(), "a connectivity check when, and only when, there is a peer to check");
+      for (int i = 0; i < full.instructions().size(); i++) {
+        Step f = full.instructions().get(i);
+        Step b = bare.instructions().get(i);
+        assertEquals(f.stepType() == CONNECTIVITY_CHECK ? List.of() : f.args(), b.args(), f.stepType().wire());
+      }
+      assertEquals(full.nextInstructionSeconds(), bare.nextInstructionSeconds());
+    }
+  }
+
+  @Test
   void aMemoKeptAcrossPlansFollowsNewInventoriesAndForgetsReplacedOnes() throws Exception {
     NextStepPlanner planner = new NextStepPlanner(CONFIG, StepIdGenerator.sequential());
     List<HostSnapshot> hosts = List.of(Fixtures.host(1, KNOWN).build(), Fixtures.host(2, KNOWN).build(),
