@@ -28,8 +28,10 @@ import java.util.UUID;
  * Used on one lane's context only.
  */
 final class Work {
-  /** A plan to publish for a host once the transaction committed. */
-  /** A plan to push; {@code targets}: how many peers its connectivity check lists (-1: its status checks none). */
+  /**
+   * A plan to publish for a host once the transaction committed; {@code targets}: how many peers its connectivity
+   * check lists (-1: its status checks none).
+   */
   record Push(HostSnapshot host, StepPlan plan, String signature, int targets) {}
 
   final Loaded base;
