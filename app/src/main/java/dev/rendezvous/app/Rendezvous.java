@@ -231,12 +231,15 @@ public final class Rendezvous implements AutoCloseable {
               bs, observability, c.agentJar()),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
+      // the supervisor is stopped before anything else closes: its timer must not reach a closed worker pool
+      List<AutoCloseable> closing = new java.util.ArrayList<>();
       if (pg != null) {
-        superviseEmbeddedPostgres(vertx, pg);
+        closing.add(superviseEmbeddedPostgres(vertx, pg));
       }
+      closing.addAll(busClients);
       long millis = (System.nanoTime() - t0) / 1_000_000;
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
-      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, busClients, brain.brain());
+      return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, closing, brain.brain());
     } catch (Exception | Error e) {
       for (AutoCloseable o : opened) {
         try {
@@ -349,20 +352,27 @@ public final class Rendezvous implements AutoCloseable {
    * The embedded PostgreSQL is our child: if it dies (killed, crashed) it is started again on the same port within
    * about a second, and the pool reconnects. Meanwhile requests that need it are answered 503 with Retry-After.
    */
-  private static void superviseEmbeddedPostgres(Vertx vertx, EmbeddedPostgresServer pg) {
+  private static AutoCloseable superviseEmbeddedPostgres(Vertx vertx, EmbeddedPostgresServer pg) {
     java.util.concurrent.atomic.AtomicBoolean checking = new java.util.concurrent.atomic.AtomicBoolean();
-    vertx.setPeriodic(1000, id -> {
-      if (!checking.compareAndSet(false, true)) {
+    java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
+    long timer = vertx.setPeriodic(1000, id -> {
+      if (stopped.get() || !checking.compareAndSet(false, true)) {
         return;
       }
       vertx.executeBlocking(pg::restartIfDead, false).onComplete(ar -> {
         checking.set(false);
-        if (ar.failed()) {
+        if (ar.failed() && !stopped.get()) {
           LOG.atWarn().log("restarting the embedded PostgreSQL failed (retried in a second): " + ar.cause());
         }
       });
     });
+    return () -> {
+      // a tick already queued on the event loop sees the flag; later ones are cancelled
+      stopped.set(true);
+      vertx.cancelTimer(timer);
+    };
   }
+
 
   /** The embedded PostgreSQL, when this system runs one (fault tests kill it). */
   public java.util.Optional<EmbeddedPostgresServer> embeddedPostgres() {
