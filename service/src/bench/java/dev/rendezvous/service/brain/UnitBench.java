@@ -26,7 +26,7 @@ public final class UnitBench {
   private static final UUID INFRA_ENV = UUID.fromString("e0000000-0000-0000-0000-000000000001");
 
   private final BrainRules rules = new BrainRules(DomainConfig.defaults(), StepIdGenerator.sequential());
-  private final Map<UUID, BrainRules.PushMark> marks = new HashMap<>();
+  private final Map<UUID, PushMark> marks = new HashMap<>();
   private Loaded state;
   private Instant now = Instant.parse("2026-11-27T12:00:00Z");
   private int next;
@@ -117,7 +117,7 @@ public final class UnitBench {
     }
     w.writes();
     Loaded after = w.committed();
-    w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now, p.targets())));
+    w.pushes().forEach(p -> marks.put(p.host().id(), new PushMark(p.signature(), w.now, p.targets())));
     if (w.othersMayBeStale()) {
       fullPassesAsked++; // Brain debounces these into one pass a little later: not part of the unit
     }

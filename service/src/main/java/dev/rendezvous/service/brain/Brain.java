@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,10 +61,10 @@ public final class Brain {
   private final Vertx vertx;
   private final Pool pool;
   private final BusProducer producer;
-  /** Keys with a full refresh pending: when it was first asked for and when last (nanoTime). */
-  private final Map<WorkKey, long[]> fullRefreshDue = new ConcurrentHashMap<>();
-  /** Keys with a targets pass pending ({@link Work#targetsPass}), the same way. */
-  private final Map<WorkKey, long[]> targetsPassDue = new ConcurrentHashMap<>();
+  /** Keys with a full refresh pending. */
+  private final KeyDebouncer fullRefreshes;
+  /** Keys with a targets pass pending ({@link Work#targetsPass}). */
+  private final KeyDebouncer targetsPasses;
   /** A targets pass waits this long after the last host that became or left being a target (a burst of arrivals). */
   static final long TARGETS_QUIET_MS = 1000;
   /** ... and at most this long after the first. */
@@ -122,6 +121,8 @@ public final class Brain {
     this.disconnection = config.timeouts().hostDisconnection();
     this.routing = new EventRouting(store, rules, hostKeys);
     this.publisher = new PlanPublisher(producer);
+    this.fullRefreshes = new KeyDebouncer(vertx);
+    this.targetsPasses = new KeyDebouncer(vertx);
   }
 
   public void listener(Listener l) {
@@ -389,13 +390,10 @@ public final class Brain {
    * unit refreshes its own hosts at once, so the pass over the others is worth doing once the burst is over.
    */
   private void scheduleFullRefresh(WorkKey key) {
-    if (!ask(fullRefreshDue, key)) {
-      return;
-    }
     Loaded l = cache.get(key);
     // a big cluster's full pass costs more: it runs less often (1 ms per host, at least the base delay)
     long delay = Math.max(FULL_REFRESH_DELAY_MS, l == null ? 0 : l.hostCount());
-    armDebounced(fullRefreshDue, key, delay, delay, delay * FULL_REFRESH_MAX_DEFERRALS,
+    fullRefreshes.ask(key, delay, delay, delay * FULL_REFRESH_MAX_DEFERRALS,
         () -> run(key, null, w -> {
           rules.settle(w, w.hostIds());
           w.targetsPass(); // it looks at every host anyway
@@ -408,42 +406,9 @@ public final class Brain {
    * {@code delayMs}, later while hosts keep arriving ({@link #TARGETS_QUIET_MS}, at most {@link #TARGETS_MAX_WAIT_MS}).
    */
   private void scheduleTargetsPass(WorkKey key, long delayMs) {
-    if (!ask(targetsPassDue, key)) {
-      return;
-    }
-    armDebounced(targetsPassDue, key, delayMs, TARGETS_QUIET_MS, Math.max(delayMs, TARGETS_MAX_WAIT_MS),
+    targetsPasses.ask(key, delayMs, TARGETS_QUIET_MS, Math.max(delayMs, TARGETS_MAX_WAIT_MS),
         () -> run(key, null, Work::targetsPass).onFailure(e -> LOG.atDebug().setCause(e).addKeyValue("key", key)
             .log("targets pass failed; the hosts' due plans cover it")));
-  }
-
-  /** Records an ask; true when none was pending (the caller arms the timer). */
-  private static boolean ask(Map<WorkKey, long[]> due, WorkKey key) {
-    long now = System.nanoTime();
-    long[] asked = due.putIfAbsent(key, new long[] {now, now});
-    if (asked != null) {
-      asked[1] = now; // units and the timer run on the key's lane context
-      return false;
-    }
-    return true;
-  }
-
-  /** Runs {@code pass} after {@code delayMs}, then again {@code quietMs} later while asks keep coming, up to {@code maxMs}. */
-  private void armDebounced(Map<WorkKey, long[]> due, WorkKey key, long delayMs, long quietMs, long maxMs, Runnable pass) {
-    vertx.setTimer(Math.max(1, delayMs), t -> {
-      long[] asked = due.get(key);
-      if (asked == null) {
-        return;
-      }
-      long now = System.nanoTime();
-      long sinceLast = TimeUnit.NANOSECONDS.toMillis(now - asked[1]);
-      long sinceFirst = TimeUnit.NANOSECONDS.toMillis(now - asked[0]);
-      if (sinceLast < quietMs && sinceFirst + quietMs <= maxMs) {
-        armDebounced(due, key, quietMs, quietMs, maxMs, pass); // still busy: later, once
-        return;
-      }
-      due.remove(key);
-      pass.run();
-    });
   }
 
   /** The key's state with the check-ins written since folded in (on the key's lane). */
@@ -728,8 +693,8 @@ public final class Brain {
       if (!quiet && (in == null || !soon.isBefore(in.plus(disconnection)))) {
         return true;
       }
-      BrainRules.PushMark m = publisher.last(h);
-      if (m == null || !soon.isBefore(m.pushedAt().plusSeconds(BrainRules.SHORTEST_PLAN_SECONDS))) {
+      PushMark m = publisher.last(h);
+      if (m == null || !soon.isBefore(m.pushedAt().plusSeconds(PushRules.SHORTEST_PLAN_SECONDS))) {
         return true;
       }
     }

@@ -26,7 +26,7 @@ final class PlanPublisher {
 
   private final BusProducer producer;
   /** The plan last pushed per host (per infra-env: one machine may be a host in two); a failed publish removes it. */
-  private final Map<HostKey, BrainRules.PushMark> pushed = new ConcurrentHashMap<>();
+  private final Map<HostKey, PushMark> pushed = new ConcurrentHashMap<>();
 
   /** Keys with a push lost since their last unit: their plan floor no longer holds (a host is due at once). */
   private final java.util.Set<WorkKey> lost = ConcurrentHashMap.newKeySet();
@@ -36,7 +36,7 @@ final class PlanPublisher {
   }
 
   /** What the host was last sent, or null. */
-  BrainRules.PushMark last(HostSnapshot host) {
+  PushMark last(HostSnapshot host) {
     return pushed.get(HostKey.of(host));
   }
 
@@ -62,7 +62,7 @@ final class PlanPublisher {
     List<Work.Push> pushes = new ArrayList<>(w.pushes());
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
-      pushed.put(HostKey.of(p.host()), new BrainRules.PushMark(p.signature(), w.now, p.targets()));
+      pushed.put(HostKey.of(p.host()), new PushMark(p.signature(), w.now, p.targets()));
     }
     Promise<Void> done = Promise.promise();
     publishFrom(pushes, 0, w.base.key(), Vertx.currentContext(), done);
@@ -109,7 +109,7 @@ final class PlanPublisher {
 
   /**
    * A digest of a plan without its step ids and without the connectivity check's targets: equal plans need no new
-   * push. The targets move whenever a peer arrives; they are counted beside the digest ({@link BrainRules.PushMark})
+   * push. The targets move whenever a peer arrives; they are counted beside the digest ({@link PushMark})
    * and sent again by a debounced targets pass or with the next due plan, not on every change of every peer (a
    * 300-host cluster booting over 30 s had each host re-check all its peers every 3 s). Two CRCs (over the plan and over
    * it reversed) make a 64-bit value; a collision only delays a push until the plan is due again.

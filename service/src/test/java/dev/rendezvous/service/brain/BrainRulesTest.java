@@ -31,7 +31,7 @@ class BrainRulesTest {
   private final List<UUID> hosts = BrainFixtures.ids(3);
   private Loaded state = BrainFixtures.loaded(CLUSTER, T0);
   private Instant now = T0;
-  private final Map<UUID, BrainRules.PushMark> marks = new java.util.HashMap<>();
+  private final Map<UUID, PushMark> marks = new java.util.HashMap<>();
 
   /** One unit as the brain runs it: the body, the touched hosts refreshed, plans; then the debounced full refresh. */
   private Work unit(Consumer<Work> body) {
@@ -42,7 +42,7 @@ class BrainRulesTest {
       rules.settle(w, w.refreshScope());
     }
     rules.plan(w, h -> marks.get(h.id()));
-    w.pushes().forEach(p -> marks.put(p.host().id(), new BrainRules.PushMark(p.signature(), w.now, p.targets())));
+    w.pushes().forEach(p -> marks.put(p.host().id(), new PushMark(p.signature(), w.now, p.targets())));
     state = w.committed();
     if (w.othersMayBeStale()) {
       unit(x -> { // what Brain schedules a little later
@@ -313,7 +313,7 @@ class BrainRulesTest {
     assertEquals(3, marks.get(fourth).targets(), "the newcomer's plan lists the three others");
     // the three were last pushed with two peers to check, 30 s ago (their plans are due again only after 60 s)
     for (UUID id : hosts) {
-      marks.put(id, new BrainRules.PushMark(marks.get(id).signature(), now.minusSeconds(30), 2));
+      marks.put(id, new PushMark(marks.get(id).signature(), now.minusSeconds(30), 2));
     }
     Work plain = unit(w -> { });
     assertEquals(List.of(), plain.pushes(), "an ordinary unit before the plan floor looks at nobody's targets");
@@ -323,9 +323,9 @@ class BrainRulesTest {
     hosts.forEach(id -> assertEquals(3, marks.get(id).targets()));
     assertEquals(List.of(), unit(Work::targetsPass).pushes(), "pushed with the current targets: nothing more");
     // pushed with a stale count 1 s before the next unit: not again before 2 s (four hosts); the pass says when
-    assertEquals(2, BrainRules.targetsRefreshSeconds(4));
+    assertEquals(2, PushRules.targetsRefreshSeconds(4));
     Instant pushedAt = now;
-    marks.put(hosts.get(0), new BrainRules.PushMark(marks.get(hosts.get(0)).signature(), pushedAt, 2));
+    marks.put(hosts.get(0), new PushMark(marks.get(hosts.get(0)).signature(), pushedAt, 2));
     Work early = unit(Work::targetsPass);
     assertEquals(List.of(), early.pushes());
     assertEquals(pushedAt.plusSeconds(2), early.targetsRetryAt());
