@@ -198,6 +198,14 @@ public final class Rendezvous implements AutoCloseable {
           dev.rendezvous.service.brain.Brain::hostEvaluations)
           .description("Host refreshes (all of a host's validations and its state machine) the brain of this instance ran")
           .register(observability.registry());
+      io.micrometer.core.instrument.FunctionCounter.builder("rdv.brain.units", brain.brain(),
+          dev.rendezvous.service.brain.Brain::committedUnits)
+          .description("Units of work (one transaction each) the brain of this instance committed")
+          .register(observability.registry());
+      io.micrometer.core.instrument.FunctionCounter.builder("rdv.brain.unit.events", brain.brain(),
+          dev.rendezvous.service.brain.Brain::committedUnitEvents)
+          .description("Bus events handled in the units the brain of this instance committed (per unit: how they batch)")
+          .register(observability.registry());
       io.micrometer.core.instrument.Gauge.builder("rdv.brain.parked.clusters", brain.brain(),
           dev.rendezvous.service.brain.Brain::parkedKeys)
           .description("Installed clusters the brain of this instance keeps out of memory until their rows change")

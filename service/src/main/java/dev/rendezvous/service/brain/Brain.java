@@ -266,6 +266,8 @@ public final class Brain {
       }
       return store.commit(w, eventIds).compose(outcome -> switch (outcome) {
         case COMMITTED -> {
+          committedUnits.increment();
+          committedUnitEvents.add(eventIds.size());
           Loaded after = w.committed();
           cache.put(key, after);
           parked.remove(key);
@@ -351,6 +353,19 @@ public final class Brain {
   public double hostEvaluations() {
     return rules.hostEvaluations();
   }
+
+  /** Units of work this instance's brain committed: with {@link #committedUnitEvents} how well events batch. */
+  public double committedUnits() {
+    return committedUnits.sum();
+  }
+
+  /** Bus events in the units this instance's brain committed (the clock's units carry none). */
+  public double committedUnitEvents() {
+    return committedUnitEvents.sum();
+  }
+
+  private final java.util.concurrent.atomic.LongAdder committedUnits = new java.util.concurrent.atomic.LongAdder();
+  private final java.util.concurrent.atomic.LongAdder committedUnitEvents = new java.util.concurrent.atomic.LongAdder();
 
   /** Hosts held in the cache (a gauge: the brain's memory grows with these, not with parked or idle keys). */
   public double cachedHosts() {
