@@ -158,10 +158,24 @@ public final class ClusterValidator {
   }
 
   private static Set<Boolean> families(List<String> cidrs) {
-    Set<Boolean> out = new java.util.HashSet<>();
-    cidrs.forEach(s -> Cidr.parse(s).ifPresent(x -> out.add(x.isIpv4())));
+    Set<Boolean> out = new java.util.HashSet<>(4);
+    for (String s : cidrs) {
+      Boolean v4 = IPV4.computeIfAbsent(s, k -> Cidr.parse(k).map(Cidr::isIpv4).orElse(null));
+      if (v4 != null) {
+        out.add(v4);
+      }
+    }
     return out;
   }
+
+  /** Whether a CIDR text is IPv4 (absent: not a CIDR): asked by two validations of every unit, parsed once. */
+  private static final Map<String, Boolean> IPV4 = java.util.Collections.synchronizedMap(
+      new java.util.LinkedHashMap<>(64, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > 1024;
+        }
+      });
 
   private Outcome prefixValid(ClusterContext c) {
     if (c.clusterNetworks().isEmpty()) {
@@ -284,7 +298,6 @@ public final class ClusterValidator {
     int masters = 0;
     int arbiters = 0;
     int workers = 0;
-    List<HostSnapshot> candidates = new ArrayList<>();
     for (HostSnapshot h : c.hosts()) {
       if (h.status() == HostStatus.DISABLED) {
         continue;
@@ -293,10 +306,15 @@ public final class ClusterValidator {
         case MASTER -> masters++;
         case ARBITER -> arbiters++;
         case WORKER -> workers++;
-        default -> candidates.add(h);
+        default -> { } // a candidate: counted below, after every host with a role
       }
     }
-    for (HostSnapshot h : candidates) {
+    // run once per unit over every host: two passes rather than a list of the candidates
+    for (HostSnapshot h : c.hosts()) {
+      if (h.status() == HostStatus.DISABLED || h.role() == HostRole.MASTER || h.role() == HostRole.ARBITER
+          || h.role() == HostRole.WORKER) {
+        continue;
+      }
       if (masters < expected && validMasterCandidate(h, c)) {
         masters++;
       } else if (expected == 2 && arbiters == 0 && h.inventory() != null) {
@@ -317,8 +335,8 @@ public final class ClusterValidator {
     if (c.singleNode()) {
       return new Outcome(FAILURE, "Single-node clusters must have a single master node and no workers.");
     }
-    return new Outcome(FAILURE, String.format(
-        "Clusters must have exactly %d dedicated masters. Please either add hosts, or disable the worker host", expected));
+    return new Outcome(FAILURE, "Clusters must have exactly " + expected
+        + " dedicated masters. Please either add hosts, or disable the worker host");
   }
 
   private Outcome ntp(ClusterContext c) {
