@@ -61,7 +61,8 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
  *       in it (up to the batch size, in order) as one list; the guarantees above hold for the batch as a whole. A
  *       batch that still fails after its retries is split: its records are handled again one by one (each with its
- *       own retries), so one bad record is skipped alone.</li>
+ *       own retries), so one bad record is skipped alone. {@link Builder#maxInFlight} caps how many lanes are handled at
+ *       once: the others wait (oldest first, and never past a bound) and their batches grow meanwhile.</li>
  * </ul>
  *
  * <h2>Threads</h2>
@@ -235,7 +236,7 @@ public final class BusConsumer implements AutoCloseable {
                     processSignalsAndDispatch();
                     commitIfDue(false);
                     applyBackPressure();
-                    ConsumerRecords<String, byte[]> records = consumer.poll(config.pollTimeout);
+                    ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout());
                     enqueue(records);
                     measureBacklog();
                 } catch (WakeupException wakeup) {
@@ -309,10 +310,62 @@ public final class BusConsumer implements AutoCloseable {
         boolean progress = true;
         while (progress) {
             progress = drainSignals(true);
+            if (config.maxInFlight > 0) {
+                progress |= dispatchOldestFirst();
+                continue;
+            }
             for (Lane lane : lanes.values()) {
                 progress |= dispatch(lane);
             }
         }
+    }
+
+    /**
+     * With {@link Builder#maxInFlight}: starts idle lanes, the one whose next record has waited longest first, while
+     * fewer than that many lanes are in flight, or when that record has waited {@link Builder#maxInFlight}'s bound
+     * (a lane held up by a slow batch of another does not wait on it longer). A lane that waits gathers what arrives
+     * meanwhile into its next batch. Returns when it should look again (nanoTime; {@code Long.MAX_VALUE}: nothing
+     * waits) through {@link #lingerUntil}.
+     */
+    private boolean dispatchOldestFirst() {
+        boolean any = false;
+        while (true) {
+            int inFlight = 0;
+            Lane oldest = null;
+            for (Lane lane : lanes.values()) {
+                if (lane.inFlight != null) {
+                    inFlight++;
+                } else if (!lane.queue.isEmpty()
+                        && (oldest == null || lane.queue.peek().enqueuedAt - oldest.queue.peek().enqueuedAt < 0)) {
+                    oldest = lane;
+                }
+            }
+            if (oldest == null) {
+                lingerUntil = Long.MAX_VALUE;
+                return any;
+            }
+            long due = oldest.queue.peek().enqueuedAt + config.maxWait.toNanos();
+            if (inFlight >= config.maxInFlight && due - System.nanoTime() > 0) {
+                lingerUntil = due;
+                return any;
+            }
+            if (!dispatch(oldest)) {
+                return any;
+            }
+            any = true;
+        }
+    }
+
+    /** When a lane held back by {@link Builder#maxInFlight} is to be started anyway (nanoTime). */
+    private long lingerUntil = Long.MAX_VALUE;
+
+    /** The poll's timeout: shorter when a held-back lane is due before it ends. */
+    private Duration pollTimeout() {
+        if (lingerUntil == Long.MAX_VALUE) {
+            return config.pollTimeout;
+        }
+        long left = TimeUnit.NANOSECONDS.toMillis(lingerUntil - System.nanoTime()) + 1;
+        return left >= config.pollTimeout.toMillis() ? config.pollTimeout : Duration.ofMillis(Math.max(1, left));
     }
 
     private boolean drainSignals(boolean allowRetries) {
@@ -809,6 +862,9 @@ public final class BusConsumer implements AutoCloseable {
         /** Handed over alone even in batch mode (its batch failed). */
         boolean single;
 
+        /** When it was fetched (nanoTime): lanes capped by {@link Builder#maxInFlight} start oldest first. */
+        final long enqueuedAt = System.nanoTime();
+
         Pending(ConsumerRecord<String, byte[]> record, PartitionState ps) {
             this.record = record;
             this.ps = ps;
@@ -879,6 +935,8 @@ public final class BusConsumer implements AutoCloseable {
         private Function<BusEvent, CompletionStage<Void>> handler;
         private Function<List<BusEvent>, CompletionStage<Void>> batchHandler;
         private int maxBatch = 1;
+        private int maxInFlight;
+        private Duration maxWait = Duration.ofMillis(200);
         private StartFrom startFrom;
         private int maxRetries = 3;
         private java.util.function.Predicate<Throwable> unavailable = t -> false;
@@ -926,6 +984,20 @@ public final class BusConsumer implements AutoCloseable {
         public Builder batchHandler(Function<List<BusEvent>, CompletionStage<Void>> batchHandler, int maxBatch) {
             this.batchHandler = batchHandler;
             this.maxBatch = Math.max(1, maxBatch);
+            return this;
+        }
+
+        /**
+         * At most this many lanes handled at once (0, the default: every lane with work). A handler whose work is
+         * CPU-bound gains nothing from more batches in flight than it has cores; capped, the waiting lanes gather what
+         * arrives meanwhile into fewer, larger batches (whose fixed cost — a transaction, a pass over a cluster — is
+         * paid once for all their records). Idle lanes start oldest record first, so none starves, and a lane whose
+         * next record has waited {@code maxWait} starts whatever is in flight (a slow batch holds up the others no
+         * longer than that).
+         */
+        public Builder maxInFlight(int maxInFlight, Duration maxWait) {
+            this.maxInFlight = Math.max(0, maxInFlight);
+            this.maxWait = Objects.requireNonNull(maxWait);
             return this;
         }
 

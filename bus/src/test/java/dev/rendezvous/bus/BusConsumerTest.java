@@ -432,6 +432,79 @@ class BusConsumerTest {
     }
 
     @Test
+    void cappedBatchesInFlightGatherLargerBatchesAndKeepEveryLaneInOrder() throws Exception {
+        String topic = SharedKafka.newTopic("capped", 4);
+        List<String> keys = List.of("site-a", "site-b", "site-c", "site-d", "site-e", "site-f", "site-g", "site-h");
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            for (String key : keys) {
+                events.add(reply(key, i));
+            }
+        }
+        publishAll(topic, events);
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger most = new AtomicInteger();
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("capped-" + System.nanoTime())
+                .topics(List.of(topic)).maxInFlight(1, Duration.ofSeconds(20)).batchHandler(batch -> {
+                    most.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                    sizes.add(batch.size());
+                    batch.forEach(e -> seen.computeIfAbsent(e.clusterId(), k -> new CopyOnWriteArrayList<>()).add(seq(e)));
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    async.schedule(() -> {
+                        inFlight.decrementAndGet();
+                        done.complete(null);
+                    }, 15, TimeUnit.MILLISECONDS);
+                    return done;
+                }, 500).start()) {
+            await(WAIT, () -> consumer.handledCount() == events.size(), () -> consumer.handledCount() + " handled");
+        }
+        assertEquals(1, most.get(), "one batch in flight at a time across the four partitions");
+        // four lanes, each waiting while another is handled: whole lanes come at once, not record by record
+        assertTrue(sizes.size() <= events.size() / 4, "batches: " + sizes);
+        for (String key : keys) {
+            List<Integer> order = seen.get(key);
+            List<Integer> sorted = new ArrayList<>(order);
+            Collections.sort(sorted);
+            assertEquals(sorted, order, key + " in order");
+            assertEquals(60, order.size(), key);
+        }
+    }
+
+    @Test
+    void aLaneHeldBackByTheCapStartsOnceItsRecordWaitedTheBound() throws Exception {
+        String topic = SharedKafka.newTopic("capped-wait", 2);
+        String slow = "slow-site";
+        String other = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "other-site-" + i)
+                .filter(k -> Topics.partitionFor(k, 2) != Topics.partitionFor(slow, 2)).findFirst().orElseThrow();
+        Map<String, Long> handledAt = new ConcurrentHashMap<>();
+        CompletableFuture<Void> slowStarted = new CompletableFuture<>();
+        CompletableFuture<Void> releaseSlow = new CompletableFuture<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId("capped-wait-" + System.nanoTime())
+                .topics(List.of(topic)).maxInFlight(1, Duration.ofMillis(300)).batchHandler(batch -> {
+                    handledAt.put(batch.get(0).clusterId(), System.nanoTime());
+                    if (batch.get(0).clusterId().equals(slow)) {
+                        slowStarted.complete(null);
+                        return releaseSlow; // a slow batch: holds the only slot until released
+                    }
+                    return CompletableFuture.completedFuture(null);
+                }, 500).start()) {
+            consumer.started().get(30, TimeUnit.SECONDS);
+            publishAll(topic, List.of(reply(slow, 0)));
+            slowStarted.get(30, TimeUnit.SECONDS);
+            long sent = System.nanoTime();
+            publishAll(topic, List.of(reply(other, 0)));
+            await(WAIT, () -> handledAt.containsKey(other), () -> "the other lane never started");
+            long waited = TimeUnit.NANOSECONDS.toMillis(handledAt.get(other) - sent);
+            assertTrue(waited >= 250, "held back while the slot is taken, waited " + waited + " ms");
+            assertTrue(waited < 5_000, "started once it waited the bound, not when the slow batch ended: " + waited + " ms");
+            releaseSlow.complete(null);
+            await(WAIT, () -> consumer.handledCount() == 2, () -> consumer.handledCount() + " handled");
+        }
+    }
+
+    @Test
     void aBatchThatKeepsFailingIsSplitAndOnlyTheBadRecordIsSkipped() throws Exception {
         String topic = SharedKafka.newTopic("batch-split", 1);
         List<BusEvent> events = new ArrayList<>();

@@ -71,16 +71,22 @@ public record ServiceConfig(
    *     DISABLED_HOST_VALIDATIONS), e.g. container-images-available on a rig with no registry in reach
    * @param requiredImages images hosts must pull before install besides the cluster's release image (MCO,
    *     must-gather)
+   * @param batchesInFlight at most this many bus batches handled at once (0: one per brain lane, i.e. per core);
+   *     the others gather what arrives meanwhile into larger batches (see {@code docs/brain.md})
+   * @param batchMaxWait a batch held back by that bound starts anyway once its first event waited this long
    */
   public record BrainSettings(
       Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout,
-      java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages) {
+      java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages, int batchesInFlight,
+      Duration batchMaxWait) {
 
     public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
         Duration hostDisconnectionTimeout) {
       this(monitorInterval, minCpuCores, minRamMib, minDiskGb, hostDisconnectionTimeout, java.util.Set.of(),
-          java.util.List.of());
+          java.util.List.of(), 0, DEFAULT_BATCH_MAX_WAIT);
     }
+
+    public static final Duration DEFAULT_BATCH_MAX_WAIT = Duration.ofMillis(200);
 
     public BrainSettings {
       disabledHostValidations = disabledHostValidations == null ? java.util.Set.of() : java.util.Set.copyOf(disabledHostValidations);
@@ -89,6 +95,12 @@ public record ServiceConfig(
         if (!dev.rendezvous.service.domain.validation.HostValidationId.allIds().contains(id)) {
           throw new IllegalArgumentException("disabled-host-validations: '" + id + "' is not a host validation id");
         }
+      }
+      if (batchesInFlight < 0) {
+        throw new IllegalArgumentException("brain-batches-in-flight must be 0 (one per core) or more, got " + batchesInFlight);
+      }
+      if (batchMaxWait == null || batchMaxWait.isNegative()) {
+        throw new IllegalArgumentException("brain-batch-max-wait-ms must be 0 or more");
       }
       if (monitorInterval.isNegative() || monitorInterval.isZero()) {
         throw new IllegalArgumentException("brain-monitor-interval-ms must be positive, got " + monitorInterval.toMillis());

@@ -125,6 +125,11 @@ public final class Brain {
     this.targetsPasses = new KeyDebouncer(vertx);
   }
 
+  /** The event-loop contexts units run on (one per core unless told otherwise). */
+  public int laneCount() {
+    return lanes.count();
+  }
+
   public void listener(Listener l) {
     this.listener = l;
   }

@@ -43,6 +43,10 @@ final class Lanes {
     return ref.get();
   }
 
+  int count() {
+    return contexts.length;
+  }
+
   Context contextFor(WorkKey key) {
     return contexts[Math.floorMod(key.hashCode(), contexts.length)];
   }

@@ -42,17 +42,28 @@ public final class BrainConsumer implements AutoCloseable {
   public BrainConsumer(Vertx vertx, Pool pool, BusProducer producer, String bootstrap, ServiceConfig config,
       Clock clock) {
     this(new Brain(vertx, pool, producer, config.domainConfig(), clock), vertx, bootstrap,
-        config.brain().monitorInterval().toMillis());
+        config.brain().monitorInterval().toMillis(), config.brain().batchesInFlight(), config.brain().batchMaxWait());
   }
 
-  /** Around a given brain (shared with the REST API, or built by a benchmark). */
+  /** Around a given brain (shared with the REST API, or built by a benchmark), with the default batch bounds. */
   public BrainConsumer(Brain brain, Vertx vertx, String bootstrap, long monitorIntervalMillis) {
+    this(brain, vertx, bootstrap, monitorIntervalMillis, 0, dev.rendezvous.service.ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT);
+  }
+
+  /**
+   * {@code batchesInFlight}: at most this many batches handled at once, 0 for one per brain lane (a core). The brain's
+   * work is CPU-bound: more batches in flight than cores only made them smaller (a registration burst: 1.3–1.5
+   * events per unit uncapped, 2.7–3.1 capped at two, with a fifth of the CPU per registration; docs/benchmarks.md).
+   */
+  public BrainConsumer(Brain brain, Vertx vertx, String bootstrap, long monitorIntervalMillis, int batchesInFlight,
+      java.time.Duration batchMaxWait) {
     this.brain = brain;
     // One cluster's events are handled one at a time across all these topics: a single writer per cluster.
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-brain")
         .topics(TOPICS)
         .orderAcrossTopics()
         .batchHandler(this::dispatch, MAX_BATCH)
+        .maxInFlight(batchesInFlight > 0 ? batchesInFlight : brain.laneCount(), batchMaxWait)
         // the database down or restarting, or a transaction aborted as a deadlock: the events wait on the bus and are
         // handled again, never skipped
         .retryWithoutLimitWhen(e -> dev.rendezvous.service.db.DatabaseUnavailable.is(e)
