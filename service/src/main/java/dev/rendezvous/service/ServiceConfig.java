@@ -86,7 +86,7 @@ public record ServiceConfig(
           java.util.List.of(), 0, DEFAULT_BATCH_MAX_WAIT);
     }
 
-    public static final Duration DEFAULT_BATCH_MAX_WAIT = Duration.ofMillis(200);
+    public static final Duration DEFAULT_BATCH_MAX_WAIT = Duration.ofMillis(100);
 
     public BrainSettings {
       disabledHostValidations = disabledHostValidations == null ? java.util.Set.of() : java.util.Set.copyOf(disabledHostValidations);
