@@ -53,7 +53,8 @@ public final class BrainConsumer implements AutoCloseable {
   /**
    * {@code batchesInFlight}: at most this many batches handled at once, 0 for one per brain lane (a core). The brain's
    * work is CPU-bound: more batches in flight than cores only made them smaller (a registration burst: 1.3–1.5
-   * events per unit uncapped, 2.7–3.1 capped at two, with a fifth of the CPU per registration; docs/benchmarks.md).
+   * events per unit uncapped, 2.5–3.2 capped at two, with a quarter to a third less CPU per registration;
+   * docs/benchmarks.md).
    */
   public BrainConsumer(Brain brain, Vertx vertx, String bootstrap, long monitorIntervalMillis, int batchesInFlight,
       java.time.Duration batchMaxWait) {
