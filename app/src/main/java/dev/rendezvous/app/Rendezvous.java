@@ -381,7 +381,6 @@ public final class Rendezvous implements AutoCloseable {
     };
   }
 
-
   /** The embedded PostgreSQL, when this system runs one (fault tests kill it). */
   public java.util.Optional<EmbeddedPostgresServer> embeddedPostgres() {
     return java.util.Optional.ofNullable(postgres);

@@ -324,8 +324,8 @@ public final class BusConsumer implements AutoCloseable {
      * With {@link Builder#maxInFlight}: starts idle lanes, the one whose next record has waited longest first, while
      * fewer than that many lanes are in flight, or when that record has waited {@link Builder#maxInFlight}'s bound
      * (a lane held up by a slow batch of another does not wait on it longer). A lane that waits gathers what arrives
-     * meanwhile into its next batch. Returns when it should look again (nanoTime; {@code Long.MAX_VALUE}: nothing
-     * waits) through {@link #lingerUntil}.
+     * meanwhile into its next batch. Sets {@link #lingerUntil}: when a held-back lane is due ({@code Long.MAX_VALUE}:
+     * none waits).
      */
     private boolean dispatchOldestFirst() {
         boolean any = false;
