@@ -422,12 +422,17 @@ class BusConsumerTest {
         }
         assertTrue(sizes.stream().anyMatch(n -> n > 1), "records waiting together come together: " + sizes);
         assertTrue(sizes.stream().allMatch(n -> n <= 64), "never more than the batch size: " + sizes);
-        for (String key : List.of("cluster-even", "cluster-odd")) {
+        assertEachInOrder(seen, List.of("cluster-even", "cluster-odd"), 100);
+    }
+
+    /** Every key's sequence numbers seen in order, all {@code count} of them. */
+    private static void assertEachInOrder(Map<String, List<Integer>> seen, List<String> keys, int count) {
+        for (String key : keys) {
             List<Integer> order = seen.get(key);
             List<Integer> sorted = new ArrayList<>(order);
             Collections.sort(sorted);
             assertEquals(sorted, order, key + " in order");
-            assertEquals(100, order.size(), key);
+            assertEquals(count, order.size(), key);
         }
     }
 
@@ -463,13 +468,7 @@ class BusConsumerTest {
         assertEquals(1, most.get(), "one batch in flight at a time across the four partitions");
         // four lanes, each waiting while another is handled: whole lanes come at once, not record by record
         assertTrue(sizes.size() <= events.size() / 4, "batches: " + sizes);
-        for (String key : keys) {
-            List<Integer> order = seen.get(key);
-            List<Integer> sorted = new ArrayList<>(order);
-            Collections.sort(sorted);
-            assertEquals(sorted, order, key + " in order");
-            assertEquals(60, order.size(), key);
-        }
+        assertEachInOrder(seen, keys, 60);
     }
 
     @Test
