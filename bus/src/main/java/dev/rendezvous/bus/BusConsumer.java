@@ -1,30 +1,20 @@
 package dev.rendezvous.bus;
 
-import dev.rendezvous.bus.event.UnknownPayload;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
@@ -80,7 +70,6 @@ public final class BusConsumer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BusConsumer.class);
     private static final AtomicLong INSTANCES = new AtomicLong();
-    private static final Duration MAX_BACKOFF = Duration.ofSeconds(5);
 
     /** Where to start reading when there is no committed offset (group mode) or always (fan-out mode). */
     public enum StartFrom { EARLIEST, LATEST }
@@ -89,29 +78,21 @@ public final class BusConsumer implements AutoCloseable {
     private final String name;
     private final KafkaConsumer<String, byte[]> consumer;
     private final Thread thread;
-    private final ScheduledExecutorService timers;
-    private final LinkedBlockingQueue<Signal> remoteSignals = new LinkedBlockingQueue<>();
-    private final ArrayDeque<Signal> localSignals = new ArrayDeque<>();
-    private final List<Signal> deferredRetries = new ArrayList<>();
     private final CompletableFuture<Void> started = new CompletableFuture<>();
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final AtomicLong handled = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
-    private final AtomicLong committed = new AtomicLong();
     private volatile boolean running = true;
-    /** Records on the broker not yet handled here (lag of the owned partitions plus fetched-but-unhandled). */
-    private volatile long backlog;
-    private volatile long bufferedBytes;
-    /** Snapshot of the partitions currently owned, replaced by the poll thread on every change. */
-    private volatile java.util.Set<TopicPartition> assignment = java.util.Set.of();
 
-    // poll-thread state only
-    private final Map<TopicPartition, PartitionState> partitions = new HashMap<>();
-    private final Map<Object, Lane> lanes = new HashMap<>();
-    private long lastCommitNanos = System.nanoTime();
+    // its parts (package-private classes): each one's doc says which of its state only the poll thread touches
+    private final PartitionOffsets partitions;
+    private final HandlerAttempts attempts;
+    private final ConsumerLanes lanes;
+    private final BackPressure backPressure;
 
     private BusConsumer(Builder config) {
+        long createdNanos = System.nanoTime(); // the first commit interval starts here
         this.config = config;
         long n = INSTANCES.incrementAndGet();
         this.name = (config.groupId != null ? config.groupId : "fanout") + "-" + n;
@@ -126,13 +107,12 @@ public final class BusConsumer implements AutoCloseable {
         }
         conf.putAll(config.overrides);
         this.consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer());
-        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "rdv-bus-retry-" + name);
-            t.setDaemon(true);
-            return t;
-        });
         this.thread = new Thread(this::run, "rdv-bus-consumer-" + name);
         this.thread.setDaemon(true);
+        this.partitions = new PartitionOffsets(config, name, consumer, createdNanos);
+        this.attempts = new HandlerAttempts(config, name, consumer, thread, () -> running, handled, retried, skipped);
+        this.lanes = new ConsumerLanes(config, name, () -> running, skipped, attempts);
+        this.backPressure = new BackPressure(config, consumer);
     }
 
     /** A group consumer, new groups starting from the earliest records; started. */
@@ -184,22 +164,22 @@ public final class BusConsumer implements AutoCloseable {
      * fetch position, and those fetched but not yet handled), as of its last poll.
      */
     public long backlog() {
-        return backlog;
+        return backPressure.backlog();
     }
 
     /** The bytes of the records fetched but not yet handled, as of the last poll (bounded per partition). */
     public long bufferedBytes() {
-        return bufferedBytes;
+        return backPressure.bufferedBytes();
     }
 
     /** The partitions this consumer currently owns (an immutable snapshot; a new object after every change). */
     public java.util.Set<TopicPartition> assignment() {
-        return assignment;
+        return partitions.assignment();
     }
 
     /** Successful offset commits so far (group mode). */
     public long commitCount() {
-        return committed.get();
+        return partitions.commitCount();
     }
 
     /**
@@ -227,18 +207,19 @@ public final class BusConsumer implements AutoCloseable {
     private void run() {
         try {
             if (config.groupId != null) {
-                consumer.subscribe(config.topics, new Rebalance());
+                consumer.subscribe(config.topics,
+                        new ConsumerRebalance(config, name, consumer, partitions, lanes, attempts, started));
             } else {
                 assignAll();
             }
             while (running) {
                 try {
                     processSignalsAndDispatch();
-                    commitIfDue(false);
-                    applyBackPressure();
-                    ConsumerRecords<String, byte[]> records = consumer.poll(pollTimeout());
-                    enqueue(records);
-                    measureBacklog();
+                    partitions.commitIfDue(false);
+                    backPressure.applyBackPressure(partitions.states());
+                    ConsumerRecords<String, byte[]> records = consumer.poll(lanes.pollTimeout());
+                    lanes.enqueue(records, partitions);
+                    backPressure.measureBacklog(partitions.states());
                 } catch (WakeupException wakeup) {
                     // a handler completed on another thread, or close() was called
                 } catch (RuntimeException e) {
@@ -254,7 +235,7 @@ public final class BusConsumer implements AutoCloseable {
             LOG.error("bus consumer {} failed", name, t);
             started.completeExceptionally(t);
         } finally {
-            timers.shutdownNow();
+            attempts.shutdownTimers();
             try {
                 consumer.close(Duration.ofSeconds(5));
             } catch (RuntimeException e) {
@@ -282,491 +263,32 @@ public final class BusConsumer implements AutoCloseable {
         }
         for (TopicPartition tp : all) {
             retryOnWakeup(() -> consumer.position(tp)); // resolve now so later records are not missed
-            addPartition(tp);
+            partitions.add(tp, lanes.join(tp));
         }
         started.complete(null);
         LOG.info("bus consumer {} reads {} partitions of {} from {}", name, all.size(), config.topics,
                 config.startFrom);
     }
 
-    private void enqueue(ConsumerRecords<String, byte[]> records) {
-        for (ConsumerRecord<String, byte[]> record : records) {
-            PartitionState ps = partitions.get(new TopicPartition(record.topic(), record.partition()));
-            if (ps == null) {
-                continue; // revoked between fetch and here: the new owner reads it
-            }
-            ps.buffered++;
-            ps.bufferedBytes += size(record);
-            ps.lane.queue.add(new Pending(record, ps));
-        }
-    }
-
-    private static long size(ConsumerRecord<String, byte[]> record) {
-        return Math.max(0, record.serializedValueSize()) + Math.max(0, record.serializedKeySize());
-    }
-
     /** Handles completions and starts the next record of every idle lane, until nothing moves. */
     private void processSignalsAndDispatch() {
         boolean progress = true;
         while (progress) {
-            progress = drainSignals(true);
-            if (config.maxInFlight > 0) {
-                progress |= dispatchOldestFirst();
-                continue;
-            }
-            for (Lane lane : lanes.values()) {
-                progress |= dispatch(lane);
-            }
-        }
-    }
-
-    /**
-     * With {@link Builder#maxInFlight}: starts idle lanes, the one whose next record has waited longest first, while
-     * fewer than that many lanes are in flight, or when that record has waited {@link Builder#maxInFlight}'s bound
-     * (a lane held up by a slow batch of another does not wait on it longer). A lane that waits gathers what arrives
-     * meanwhile into its next batch. Sets {@link #lingerUntil}: when a held-back lane is due ({@code Long.MAX_VALUE}:
-     * none waits).
-     */
-    private boolean dispatchOldestFirst() {
-        boolean any = false;
-        while (true) {
-            int inFlight = 0;
-            Lane oldest = null;
-            for (Lane lane : lanes.values()) {
-                if (lane.inFlight != null) {
-                    inFlight++;
-                } else if (!lane.queue.isEmpty()
-                        && (oldest == null || lane.queue.peek().enqueuedAt - oldest.queue.peek().enqueuedAt < 0)) {
-                    oldest = lane;
-                }
-            }
-            if (oldest == null) {
-                lingerUntil = Long.MAX_VALUE;
-                return any;
-            }
-            long due = oldest.queue.peek().enqueuedAt + config.maxWait.toNanos();
-            if (inFlight >= config.maxInFlight && due - System.nanoTime() > 0) {
-                lingerUntil = due;
-                return any;
-            }
-            if (!dispatch(oldest)) {
-                return any;
-            }
-            any = true;
-        }
-    }
-
-    /** When a lane held back by {@link Builder#maxInFlight} is to be started anyway (nanoTime). */
-    private long lingerUntil = Long.MAX_VALUE;
-
-    /** The poll's timeout: shorter when a held-back lane is due before it ends. */
-    private Duration pollTimeout() {
-        if (lingerUntil == Long.MAX_VALUE) {
-            return config.pollTimeout;
-        }
-        long left = TimeUnit.NANOSECONDS.toMillis(lingerUntil - System.nanoTime()) + 1;
-        return left >= config.pollTimeout.toMillis() ? config.pollTimeout : Duration.ofMillis(Math.max(1, left));
-    }
-
-    private boolean drainSignals(boolean allowRetries) {
-        boolean any = false;
-        Signal s;
-        while ((s = localSignals.poll()) != null || (s = remoteSignals.poll()) != null) {
-            any = true;
-            onSignal(s, allowRetries);
-        }
-        return any;
-    }
-
-    private void onSignal(Signal s, boolean allowRetries) {
-        Pending p = s.pending;
-        if (p.revoked() || p.ps.lane.inFlight != p) {
-            return; // late news about a record we no longer own: its new owner handles it again
-        }
-        if (s instanceof RetryDue) {
-            if (!allowRetries) {
-                deferredRetries.add(s); // inside a revocation wait: start it once the wait is over
-            } else if (running) {
-                start(p);
-            }
-            return;
-        }
-        Throwable error = ((Done) s).error;
-        if (error == null) {
-            handled.addAndGet(p.members == null ? 1 : p.members.size());
-            finish(p);
-        } else if (!running) {
-            // closing: leave it uncommitted so the next owner handles it again instead of skipping it
-            p.running = false;
-            LOG.warn("bus consumer {}: handler failed for event {} at {}@{} while closing, left for redelivery: {}",
-                    name, p.event.eventId(), p.ps.tp, p.record.offset(), describe(error));
-        } else if (config.unavailable.test(error)) {
-            // what the handler needs is down (a database restarting): wait for it, however long, rather than skip
-            long backoff = Math.min(MAX_BACKOFF.toMillis(),
-                    config.retryBackoff.toMillis() << Math.min(p.attempts - 1, 10));
-            LOG.warn("bus consumer {}: event {} at {}@{} waits for an unavailable dependency (attempt {}), retrying in {}"
-                    + " ms: {}", name, p.event.eventId(), p.ps.tp, p.record.offset(), p.attempts, backoff,
-                    describe(error));
-            p.running = false;
-            retried.incrementAndGet();
-            timers.schedule(() -> signal(new RetryDue(p)), backoff, TimeUnit.MILLISECONDS);
-        } else if (p.members != null && p.attempts > config.maxRetries) {
-            LOG.warn("bus consumer {}: a batch of {} events at {} failed {} times; handling them one by one: {}", name,
-                    p.members.size(), p.ps.tp, p.attempts, describe(error));
-            split(p);
-        } else if (p.attempts <= config.maxRetries) {
-            long backoff = Math.min(MAX_BACKOFF.toMillis(), config.retryBackoff.toMillis() << (p.attempts - 1));
-            LOG.warn("bus consumer {}: handler failed for event {} ({}) at {}@{}, attempt {}/{}, retrying in {} ms: {}",
-                    name, p.event.eventId(), p.event.type(), p.ps.tp, p.record.offset(), p.attempts,
-                    config.maxRetries + 1, backoff, describe(error));
-            p.running = false;
-            retried.incrementAndGet();
-            timers.schedule(() -> signal(new RetryDue(p)), backoff, TimeUnit.MILLISECONDS);
-        } else {
-            LOG.error("bus consumer {}: SKIPPING event {} ({}) at {}@{} after {} failed attempts: {}", name,
-                    p.event.eventId(), p.event.type(), p.ps.tp, p.record.offset(), p.attempts, describe(error), error);
-            skipped.incrementAndGet();
-            finish(p);
-        }
-    }
-
-    /** Starts the lane's next record if the lane is idle; true when something happened. */
-    private boolean dispatch(Lane lane) {
-        boolean any = false;
-        while (running && lane.inFlight == null && !lane.queue.isEmpty()) {
-            Pending p = lane.queue.poll();
-            if (p.ps.revoked) {
-                continue;
-            }
-            any = true;
-            lane.inFlight = p;
-            if (p.event == null) {
-                try {
-                    p.event = BusCodec.decode(p.record.value());
-                } catch (RuntimeException e) {
-                    LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
-                            p.record.offset(), e.getMessage());
-                    skipped.incrementAndGet();
-                    finish(p);
-                    continue;
-                }
-                if (p.event.payload() instanceof UnknownPayload) {
-                    LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
-                            name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(),
-                            p.event.payloadVersion());
-                    skipped.incrementAndGet();
-                    finish(p);
-                    continue;
-                }
-            }
-            if (config.batchHandler != null && !p.single) {
-                p = batch(lane, p);
-                lane.inFlight = p;
-            }
-            start(p);
-        }
-        return any;
-    }
-
-    /** The lane's first record with every decodable record queued behind it (up to the batch size), as one. */
-    private Pending batch(Lane lane, Pending first) {
-        if (lane.queue.isEmpty() || config.maxBatch <= 1) {
-            return first;
-        }
-        List<Pending> members = new ArrayList<>();
-        members.add(first);
-        while (members.size() < config.maxBatch && !lane.queue.isEmpty() && !lane.queue.peek().single) {
-            Pending p = lane.queue.poll();
-            if (p.ps.revoked) {
-                continue;
-            }
-            if (p.event == null) {
-                try {
-                    p.event = BusCodec.decode(p.record.value());
-                } catch (RuntimeException e) {
-                    LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
-                            p.record.offset(), e.getMessage());
-                    skipped.incrementAndGet();
-                    finishMember(p);
-                    continue;
-                }
-            }
-            if (p.event.payload() instanceof UnknownPayload) {
-                LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
-                        name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(), p.event.payloadVersion());
-                skipped.incrementAndGet();
-                finishMember(p);
-                continue;
-            }
-            members.add(p);
-        }
-        if (members.size() == 1) {
-            return first;
-        }
-        Pending group = new Pending(members.get(members.size() - 1).record, first.ps);
-        group.members = members;
-        group.event = first.event; // what logs name the batch by
-        return group;
-    }
-
-    private void start(Pending p) {
-        p.attempts++;
-        p.running = true;
-        CompletableFuture<Void> outcome = new CompletableFuture<>();
-        try {
-            CompletionStage<Void> stage = config.batchHandler != null
-                    ? config.batchHandler.apply(p.members == null ? List.of(p.event) : p.events())
-                    : config.handler.apply(p.event);
-            Objects.requireNonNull(stage, "handler returned null instead of a CompletionStage");
-            if (stage instanceof CompletableFuture<Void> cf && cf.isDone()) {
-                // already done (a synchronous handler): no timeout to arm, no thread hop
-                Throwable error = null;
-                if (cf.isCompletedExceptionally()) {
-                    try {
-                        cf.join();
-                    } catch (RuntimeException e) {
-                        error = e;
-                    }
-                }
-                signal(new Done(p, error));
-                return;
-            }
-            stage.whenComplete((v, e) -> {
-                if (e != null) {
-                    outcome.completeExceptionally(e);
-                } else {
-                    outcome.complete(null);
-                }
-            });
-        } catch (Throwable e) {
-            outcome.completeExceptionally(e);
-        }
-        outcome.orTimeout(config.handlerTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((v, e) -> signal(new Done(p, e)));
-    }
-
-    private void finish(Pending p) {
-        if (p.members != null) {
-            p.members.forEach(this::finishMember);
-            p.running = false;
-            if (p.ps.lane.inFlight == p) {
-                p.ps.lane.inFlight = null;
-            }
-            return;
-        }
-        finishMember(p);
-    }
-
-    /** A failed batch's records go back to the front of their lane, to be handled one at a time. */
-    private void split(Pending group) {
-        Lane lane = group.ps.lane;
-        if (lane.inFlight == group) {
-            lane.inFlight = null;
-        }
-        List<Pending> members = group.members;
-        for (int i = members.size() - 1; i >= 0; i--) {
-            Pending m = members.get(i);
-            m.single = true;
-            m.attempts = 0;
-            m.running = false;
-            if (!m.ps.revoked) {
-                lane.queue.addFirst(m);
-            }
-        }
-    }
-
-    private void finishMember(Pending p) {
-        p.running = false;
-        PartitionState ps = p.ps;
-        ps.buffered--;
-        ps.bufferedBytes -= size(p.record);
-        ps.nextOffset = p.record.offset() + 1;
-        ps.dirty = true;
-        if (ps.lane.inFlight == p) {
-            ps.lane.inFlight = null;
-        }
-    }
-
-    private void signal(Signal s) {
-        if (Thread.currentThread() == thread) {
-            localSignals.add(s);
-        } else {
-            remoteSignals.add(s);
-            consumer.wakeup();
-        }
-    }
-
-    private void measureBacklog() {
-        long total = 0;
-        for (PartitionState ps : partitions.values()) {
-            total += ps.buffered;
-            java.util.OptionalLong lag = consumer.currentLag(ps.tp); // from fetch metadata, no broker round trip
-            if (lag.isPresent()) {
-                total += lag.getAsLong();
-            }
-        }
-        backlog = total;
-        long bytes = 0;
-        for (PartitionState ps : partitions.values()) {
-            bytes += ps.bufferedBytes;
-        }
-        bufferedBytes = bytes;
-    }
-
-    private void applyBackPressure() {
-        List<TopicPartition> pause = new ArrayList<>();
-        List<TopicPartition> resume = new ArrayList<>();
-        long total = 0;
-        for (PartitionState ps : partitions.values()) {
-            total += ps.bufferedBytes;
-        }
-        boolean full = total >= config.maxBufferedBytes;
-        boolean roomAgain = total <= config.maxBufferedBytes / 2;
-        for (PartitionState ps : partitions.values()) {
-            if (!ps.paused && (ps.buffered >= config.maxBufferedPerPartition
-                    || ps.bufferedBytes >= config.maxBufferedBytesPerPartition || full && ps.bufferedBytes > 0)) {
-                ps.paused = true;
-                pause.add(ps.tp);
-            } else if (ps.paused && ps.buffered <= config.maxBufferedPerPartition / 2
-                    && ps.bufferedBytes <= config.maxBufferedBytesPerPartition / 2 && roomAgain) {
-                ps.paused = false;
-                resume.add(ps.tp);
-            }
-        }
-        if (!pause.isEmpty()) {
-            consumer.pause(pause);
-        }
-        if (!resume.isEmpty()) {
-            consumer.resume(resume);
-        }
-    }
-
-    private void commitIfDue(boolean sync) {
-        if (config.groupId == null) {
-            return;
-        }
-        if (!sync && System.nanoTime() - lastCommitNanos < config.commitInterval.toNanos()) {
-            return;
-        }
-        Map<TopicPartition, OffsetAndMetadata> offsets = takeDirtyOffsets(partitions.values());
-        if (offsets.isEmpty()) {
-            return;
-        }
-        lastCommitNanos = System.nanoTime();
-        if (sync) {
-            commitSync(offsets);
-        } else {
-            consumer.commitAsync(offsets, (done, error) -> {
-                if (error != null) {
-                    LOG.warn("bus consumer {}: async commit failed, will retry: {}", name, error.toString());
-                    offsets.keySet().forEach(tp -> {
-                        PartitionState ps = partitions.get(tp);
-                        if (ps != null) {
-                            ps.dirty = true;
-                        }
-                    });
-                } else {
-                    committed.incrementAndGet();
-                }
-            });
-        }
-    }
-
-    private Map<TopicPartition, OffsetAndMetadata> takeDirtyOffsets(Collection<PartitionState> states) {
-        Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
-        for (PartitionState ps : states) {
-            if (ps.dirty) {
-                offsets.put(ps.tp, new OffsetAndMetadata(ps.nextOffset));
-                ps.dirty = false;
-            }
-        }
-        return offsets;
-    }
-
-    private void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets) {
-        if (offsets.isEmpty()) {
-            return;
-        }
-        try {
-            retryOnWakeup(() -> {
-                consumer.commitSync(offsets, Duration.ofSeconds(10));
-                return null;
-            });
-            committed.incrementAndGet();
-        } catch (RuntimeException e) {
-            LOG.warn("bus consumer {}: commit of {} failed (records will be handled again): {}", name, offsets,
-                    e.toString());
-        }
-    }
-
-    /** Waits (bounded) for running handlers of {@code states}, handling completions meanwhile; no new dispatch. */
-    private void awaitInFlight(Collection<PartitionState> states, Duration timeout) {
-        try {
-            awaitInFlightUntil(states, System.nanoTime() + timeout.toNanos(), timeout);
-        } finally {
-            localSignals.addAll(deferredRetries);
-            deferredRetries.clear();
-        }
-    }
-
-    private void awaitInFlightUntil(Collection<PartitionState> states, long deadline, Duration timeout) {
-        while (states.stream().anyMatch(ps -> ps.lane.inFlight != null && ps.lane.inFlight.touches(ps)
-                && ps.lane.inFlight.running)) {
-            drainSignals(false);
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                LOG.warn("bus consumer {}: handlers still running after {}, their records will be handled again",
-                        name, timeout);
-                return;
-            }
-            try {
-                Signal s = remoteSignals.poll(Math.min(left, TimeUnit.MILLISECONDS.toNanos(50)), TimeUnit.NANOSECONDS);
-                if (s != null) {
-                    onSignal(s, false);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+            progress = attempts.drainSignals(true);
+            progress |= lanes.dispatchIdle();
         }
     }
 
     private void shutdown() {
-        awaitInFlight(new ArrayList<>(partitions.values()), config.closeTimeout);
-        commitIfDue(true);
+        attempts.awaitInFlight(new ArrayList<>(partitions.states()), config.closeTimeout);
+        partitions.commitIfDue(true);
         // done with every partition: the revocation that KafkaConsumer.close() triggers finds nothing to wait for
-        removePartitions(new ArrayList<>(partitions.keySet()));
+        partitions.remove(new ArrayList<>(partitions.owned()), lanes::leave);
         LOG.info("bus consumer {} stopped: {} handled, {} skipped", name, handled.get(), skipped.get());
     }
 
-    private void addPartition(TopicPartition tp) {
-        Object laneKey = config.orderAcrossTopics ? (Object) tp.partition() : tp;
-        Lane lane = lanes.computeIfAbsent(laneKey, k -> new Lane());
-        lane.members++;
-        partitions.put(tp, new PartitionState(tp, lane));
-        assignment = java.util.Set.copyOf(partitions.keySet());
-    }
-
-    private void removePartitions(Collection<TopicPartition> tps) {
-        for (TopicPartition tp : tps) {
-            PartitionState ps = partitions.remove(tp);
-            if (ps == null) {
-                continue;
-            }
-            ps.revoked = true;
-            Lane lane = ps.lane;
-            lane.queue.removeIf(p -> p.ps == ps);
-            if (lane.inFlight != null && lane.inFlight.touches(ps)) {
-                lane.inFlight = null;
-            }
-            if (--lane.members == 0) {
-                lanes.values().remove(lane);
-            }
-        }
-        assignment = java.util.Set.copyOf(partitions.keySet());
-    }
-
-    private <T> T retryOnWakeup(Supplier<T> call) {
+    /** Makes a blocking call, again when a wakeup interrupts it. */
+    static <T> T retryOnWakeup(Supplier<T> call) {
         while (true) {
             try {
                 return call.get();
@@ -774,11 +296,6 @@ public final class BusConsumer implements AutoCloseable {
                 // wakeups are only nudges to look at completions (or to stop); the blocking call is still wanted
             }
         }
-    }
-
-    private static String describe(Throwable e) {
-        Throwable t = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
-        return t instanceof TimeoutException ? "handler did not complete in time" : t.toString();
     }
 
     private static void sleepQuietly(long ms) {
@@ -789,168 +306,34 @@ public final class BusConsumer implements AutoCloseable {
         }
     }
 
-    private final class Rebalance implements ConsumerRebalanceListener {
-        @Override
-        public void onPartitionsRevoked(Collection<TopicPartition> revoked) {
-            List<PartitionState> states = new ArrayList<>();
-            for (TopicPartition tp : revoked) {
-                PartitionState ps = partitions.get(tp);
-                if (ps != null) {
-                    states.add(ps);
-                }
-            }
-            if (states.isEmpty()) {
-                return;
-            }
-            awaitInFlight(states, config.revokeTimeout);
-            commitSync(takeDirtyOffsets(states));
-            removePartitions(revoked);
-            LOG.info("bus consumer {}: revoked {}", name, revoked);
-        }
-
-        @Override
-        public void onPartitionsLost(Collection<TopicPartition> lost) {
-            removePartitions(lost); // another member owns them already: committing would be wrong
-            LOG.warn("bus consumer {}: lost {}", name, lost);
-        }
-
-        @Override
-        public void onPartitionsAssigned(Collection<TopicPartition> assigned) {
-            for (TopicPartition tp : assigned) {
-                if (!partitions.containsKey(tp)) {
-                    addPartition(tp);
-                }
-                retryOnWakeup(() -> consumer.position(tp));
-            }
-            LOG.info("bus consumer {}: assigned {}", name, assigned);
-            started.complete(null);
-        }
-    }
-
-    // -------------------------------------------------------------------------------------------- state records
-
-    private static final class Lane {
-        final ArrayDeque<Pending> queue = new ArrayDeque<>();
-        Pending inFlight;
-        int members;
-    }
-
-    private static final class PartitionState {
-        final TopicPartition tp;
-        final Lane lane;
-        long nextOffset;
-        boolean dirty;
-        boolean paused;
-        boolean revoked;
-        int buffered;
-        long bufferedBytes;
-
-        PartitionState(TopicPartition tp, Lane lane) {
-            this.tp = tp;
-            this.lane = lane;
-        }
-    }
-
-    private static final class Pending {
-        final ConsumerRecord<String, byte[]> record;
-        final PartitionState ps;
-        BusEvent event;
-        int attempts;
-        boolean running;
-        /** A batch: its records in order (this pending stands for them all); null for a single record. */
-        List<Pending> members;
-        /** Handed over alone even in batch mode (its batch failed). */
-        boolean single;
-
-        /** When it was fetched (nanoTime): lanes capped by {@link Builder#maxInFlight} start oldest first. */
-        final long enqueuedAt = System.nanoTime();
-
-        Pending(ConsumerRecord<String, byte[]> record, PartitionState ps) {
-            this.record = record;
-            this.ps = ps;
-        }
-
-        List<BusEvent> events() {
-            List<BusEvent> out = new ArrayList<>(members.size());
-            members.forEach(m -> out.add(m.event));
-            return out;
-        }
-
-        boolean touches(PartitionState state) {
-            if (members == null) {
-                return ps == state;
-            }
-            for (Pending m : members) {
-                if (m.ps == state) {
-                    return true;
-                }
-            }
-            return false;
-        }
-
-        boolean revoked() {
-            if (members == null) {
-                return ps.revoked;
-            }
-            for (Pending m : members) {
-                if (m.ps.revoked) {
-                    return true;
-                }
-            }
-            return false;
-        }
-    }
-
-    private abstract static class Signal {
-        final Pending pending;
-
-        Signal(Pending pending) {
-            this.pending = pending;
-        }
-    }
-
-    private static final class Done extends Signal {
-        final Throwable error;
-
-        Done(Pending pending, Throwable error) {
-            super(pending);
-            this.error = error;
-        }
-    }
-
-    private static final class RetryDue extends Signal {
-        RetryDue(Pending pending) {
-            super(pending);
-        }
-    }
-
     // ---------------------------------------------------------------------------------------------------- builder
 
     /** Settings of a {@link BusConsumer}; {@link #start()} builds and starts it. */
     public static final class Builder {
-        private final String bootstrapServers;
-        private String groupId;
-        private String clientId;
-        private List<String> topics = List.of();
-        private Function<BusEvent, CompletionStage<Void>> handler;
-        private Function<List<BusEvent>, CompletionStage<Void>> batchHandler;
-        private int maxBatch = 1;
-        private int maxInFlight;
-        private Duration maxWait = Duration.ofMillis(200);
-        private StartFrom startFrom;
-        private int maxRetries = 3;
-        private java.util.function.Predicate<Throwable> unavailable = t -> false;
-        private Duration retryBackoff = Duration.ofMillis(200);
-        private Duration handlerTimeout = Duration.ofSeconds(60);
-        private Duration closeTimeout = Duration.ofSeconds(10);
-        private Duration revokeTimeout = Duration.ofSeconds(10);
-        private Duration commitInterval = Duration.ofMillis(200);
-        private Duration pollTimeout = Duration.ofMillis(500);
-        private int maxBufferedPerPartition = 1000;
-        private long maxBufferedBytesPerPartition = 64L << 20;
-        private long maxBufferedBytes = 256L << 20;
-        private boolean orderAcrossTopics;
-        private final Map<String, Object> overrides = new HashMap<>();
+        // package-private: the consumer's parts read them
+        final String bootstrapServers;
+        String groupId;
+        String clientId;
+        List<String> topics = List.of();
+        Function<BusEvent, CompletionStage<Void>> handler;
+        Function<List<BusEvent>, CompletionStage<Void>> batchHandler;
+        int maxBatch = 1;
+        int maxInFlight;
+        Duration maxWait = Duration.ofMillis(200);
+        StartFrom startFrom;
+        int maxRetries = 3;
+        java.util.function.Predicate<Throwable> unavailable = t -> false;
+        Duration retryBackoff = Duration.ofMillis(200);
+        Duration handlerTimeout = Duration.ofSeconds(60);
+        Duration closeTimeout = Duration.ofSeconds(10);
+        Duration revokeTimeout = Duration.ofSeconds(10);
+        Duration commitInterval = Duration.ofMillis(200);
+        Duration pollTimeout = Duration.ofMillis(500);
+        int maxBufferedPerPartition = 1000;
+        long maxBufferedBytesPerPartition = 64L << 20;
+        long maxBufferedBytes = 256L << 20;
+        boolean orderAcrossTopics;
+        final Map<String, Object> overrides = new HashMap<>();
 
         private Builder(String bootstrapServers) {
             this.bootstrapServers = Objects.requireNonNull(bootstrapServers, "bootstrapServers");
