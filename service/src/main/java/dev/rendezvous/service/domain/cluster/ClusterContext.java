@@ -140,6 +140,11 @@ public record ClusterContext(
     return ClusterHosts.countNamed(hosts, hostname);
   }
 
+  /** Counts over the hosts (by status, by role, clocks), kept up to date as hosts are replaced, not counted per ask. */
+  public HostTally hostTally() {
+    return ClusterHosts.tally(hosts);
+  }
+
   public Optional<HostSnapshot> host(UUID hostId) {
     return Optional.ofNullable(ClusterHosts.find(hosts, hostId));
   }

@@ -27,25 +27,26 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   private volatile Index byId;
   private volatile Map<String, Integer> byHostname;
   /**
-   * How many hosts have an inventory, -1 until counted. Kept across copies: several cluster validations ask whether
-   * any host has one, and a registration burst (hosts without inventories yet) scanned every host for each, per unit.
+   * Counts over the hosts ({@link HostTally}), null until first asked for; then kept across copies, one host at a time.
+   * Several cluster validations ask whether any host has an inventory, how many are ready, how many masters there are:
+   * a registration burst scanned every host for each, per unit.
    */
-  private volatile int withInventory = -1;
+  private volatile HostTally tally;
 
   private ClusterHosts(HostSnapshot[] hosts) {
     this.hosts = hosts;
   }
 
-  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname, int withInventory) {
+  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname, HostTally tally) {
     this.hosts = hosts;
     this.byId = byId;
     this.byHostname = byHostname;
-    this.withInventory = withInventory;
+    this.tally = tally;
   }
 
-  /** {@code n} counted hosts with an inventory moved by one host replaced: from {@code was} to {@code is}. */
-  private static int moved(int n, HostSnapshot was, HostSnapshot is) {
-    return n < 0 ? -1 : n - (was != null && was.inventory() != null ? 1 : 0) + (is.inventory() != null ? 1 : 0);
+  /** {@code t} (null: not counted) moved by one host replaced: from {@code was} (null: added) to {@code is}. */
+  private static HostTally moved(HostTally t, HostSnapshot was, HostSnapshot is) {
+    return t == null ? null : t.moved(was, is);
   }
 
   /**
@@ -78,7 +79,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
         names.merge(is, 1, Integer::sum);
       }
     }
-    return new ClusterHosts(a, ids, names, moved(withInventory, old, host));
+    return new ClusterHosts(a, ids, names, moved(tally, old, host));
   }
 
   /**
@@ -90,7 +91,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     Index ids = index();
     HostSnapshot[] a = null;
     boolean namesHold = true;
-    int counted = withInventory;
+    HostTally counted = tally;
     for (HostSnapshot host : replacements) {
       int at = position(ids, host.id());
       if (at < 0 || hosts[at] == host) {
@@ -123,7 +124,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       names = new HashMap<>(names);
       names.merge(host.hostname(), 1, Integer::sum);
     }
-    return new ClusterHosts(a, ids, names, moved(withInventory, null, host));
+    return new ClusterHosts(a, ids, names, moved(tally, null, host));
   }
 
   private Index index() {
@@ -181,25 +182,27 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     return null;
   }
 
-  /** Whether any host has an inventory; counted on first use, then kept as hosts are replaced and added. */
+  /** The tally of these hosts, counted on first use, its clock counted again if a move left it unknown. */
+  private HostTally tally() {
+    HostTally t = tally;
+    if (t == null) {
+      t = HostTally.of(hosts);
+      tally = t;
+    } else if (t.clockStale()) {
+      t = t.withClock(hosts);
+      tally = t;
+    }
+    return t;
+  }
+
+  /** The tally of a cluster's hosts (counted once for a plain list). */
+  static HostTally tally(List<HostSnapshot> hosts) {
+    return hosts instanceof ClusterHosts h ? h.tally() : HostTally.of(hosts.toArray(HostSnapshot[]::new));
+  }
+
+  /** Whether any host has an inventory. */
   static boolean anyWithInventory(List<HostSnapshot> hosts) {
-    if (hosts instanceof ClusterHosts h) {
-      int n = h.withInventory;
-      if (n < 0) {
-        n = 0;
-        for (HostSnapshot s : h.hosts) {
-          n += s.inventory() != null ? 1 : 0;
-        }
-        h.withInventory = n;
-      }
-      return n > 0;
-    }
-    for (HostSnapshot s : hosts) {
-      if (s.inventory() != null) {
-        return true;
-      }
-    }
-    return false;
+    return tally(hosts).withInventory() > 0;
   }
 
   /** How many hosts with an inventory go by this hostname; the count is built on first use. */

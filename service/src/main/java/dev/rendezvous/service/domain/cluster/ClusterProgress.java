@@ -20,7 +20,8 @@ public record ClusterProgress(
     int preparing = pastPreparing ? 100 : 0;
     long done = 0;
     long total = 0;
-    for (HostSnapshot h : c.hosts()) {
+    // no host in an install stage (all of discovery): nothing done, so no pass over the hosts
+    for (HostSnapshot h : c.hostTally().withStage() == 0 ? List.<HostSnapshot>of() : c.hosts()) {
       List<HostStage> stages = StageSequences.forHost(h, c.singleNode());
       total += stages.size();
       int i = h.stage() == null ? -1 : stages.indexOf(h.stage());

@@ -99,7 +99,7 @@ public final class ClusterStateMachine {
     }
 
     boolean anyHost(HostStatus s) {
-      return c.hosts().stream().anyMatch(h -> h.status() == s);
+      return c.hostTally().withStatus(s) > 0;
     }
 
     boolean olderThan(Instant from, Duration d) {
@@ -160,10 +160,10 @@ public final class ClusterStateMachine {
             EventSeverity.WARNING, "Preparing for installation was timed out for the cluster, reason " + INFO_PREPARING_TIMEOUT,
             f.c.id(), Map.of("reason", INFO_PREPARING_TIMEOUT)))));
     r.add(new Rule("All hosts prepared: start installing", of(PREPARING_FOR_INSTALLATION),
-        f -> !f.c.hosts().isEmpty() && f.c.hosts().stream().allMatch(h -> h.status() == HostStatus.PREPARING_SUCCESSFUL)
+        f -> !f.c.hosts().isEmpty() && f.c.hostTally().withStatus(HostStatus.PREPARING_SUCCESSFUL) == f.c.hosts().size()
             && "success".equals(f.c.lastPreparationStatus()), INSTALLING, f -> Post.info(INFO_INSTALLING)));
     r.add(new Rule("A host stopped preparing", of(PREPARING_FOR_INSTALLATION),
-        f -> f.c.hosts().stream().anyMatch(h -> !preparingStatuses.contains(h.status())), INSUFFICIENT,
+        f -> f.c.hostTally().withStatusIn(preparingStatuses) < f.c.hosts().size(), INSUFFICIENT,
         f -> Post.info(INFO_UNPREPARING_HOST)));
     r.add(new Rule("Preparation failed", of(PREPARING_FOR_INSTALLATION),
         f -> f.anyHost(HostStatus.PREPARING_FAILED) || "failed".equals(f.c.lastPreparationStatus()), READY,
@@ -224,8 +224,8 @@ public final class ClusterStateMachine {
   }
 
   private boolean completed(Facts f) {
-    boolean hostsDone = f.c.hosts().stream()
-        .allMatch(h -> h.status() == HostStatus.INSTALLED || h.status() == HostStatus.ERROR);
+    boolean hostsDone = f.c.hostTally().withStatus(HostStatus.INSTALLED) + f.c.hostTally().withStatus(HostStatus.ERROR)
+        == f.c.hosts().size();
     boolean operatorsDone = f.c.monitoredOperators().stream().allMatch(o -> "available".equals(o.status())
         || ("olm".equals(o.operatorType()) && "failed".equals(o.status())));
     return hostsDone && f.c.kubeconfigExists() && operatorsDone;

@@ -8,6 +8,7 @@ import static dev.rendezvous.service.domain.validation.ValidationStatus.SUCCESS;
 import dev.rendezvous.service.domain.Cidr;
 import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.HostTally;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
@@ -79,7 +80,7 @@ public final class ClusterValidator {
       case API_VIPS_VALID -> vipsValid(c, c.apiVips(), "api vips", "API");
       case INGRESS_VIPS_DEFINED -> vipsDefined(c, c.ingressVips(), "Ingress");
       case INGRESS_VIPS_VALID -> vipsValid(c, c.ingressVips(), "ingress vips", "Ingress");
-      case ALL_HOSTS_ARE_READY_TO_INSTALL -> c.hosts().stream().allMatch(h -> READY_TO_INSTALL.contains(h.status()))
+      case ALL_HOSTS_ARE_READY_TO_INSTALL -> c.hostTally().withStatusIn(READY_TO_INSTALL) == c.hosts().size()
           ? new Outcome(SUCCESS, "All hosts in the cluster are ready to install.")
           : new Outcome(FAILURE, "The cluster has hosts that are not ready to install.");
       case SUFFICIENT_MASTERS_COUNT -> mastersCount(c);
@@ -295,26 +296,28 @@ public final class ClusterValidator {
 
   private Outcome mastersCount(ClusterContext c) {
     int expected = c.controlPlaneCount();
-    int masters = 0;
-    int arbiters = 0;
-    int workers = 0;
-    for (HostSnapshot h : c.hosts()) {
-      if (h.status() == HostStatus.DISABLED) {
-        continue;
-      }
-      switch (h.role()) {
-        case MASTER -> masters++;
-        case ARBITER -> arbiters++;
-        case WORKER -> workers++;
-        default -> { } // a candidate: counted below, after every host with a role
-      }
+    HostTally tally = c.hostTally();
+    int masters = tally.active(HostRole.MASTER);
+    int arbiters = tally.active(HostRole.ARBITER);
+    int workers = tally.active(HostRole.WORKER);
+    int candidates = tally.active(HostRole.AUTO_ASSIGN) + tally.active(HostRole.BOOTSTRAP);
+    // the candidates in order: a master while masters are missing and the host can be one, the first with an
+    // inventory an arbiter where two masters need one, else a worker. Once neither can happen, or no candidate has an
+    // inventory (none can be either), the rest are workers: counted, not visited (run once per unit).
+    if (tally.candidatesWithInventory() == 0) {
+      workers += candidates;
+      candidates = 0;
     }
-    // run once per unit over every host: two passes rather than a list of the candidates
-    for (HostSnapshot h : c.hosts()) {
-      if (h.status() == HostStatus.DISABLED || h.role() == HostRole.MASTER || h.role() == HostRole.ARBITER
-          || h.role() == HostRole.WORKER) {
+    for (int i = 0, n = c.hosts().size(); i < n && candidates > 0; i++) {
+      if (masters >= expected && (expected != 2 || arbiters > 0)) {
+        workers += candidates;
+        break;
+      }
+      HostSnapshot h = c.hosts().get(i);
+      if (!HostTally.candidate(h)) {
         continue;
       }
+      candidates--;
       if (masters < expected && validMasterCandidate(h, c)) {
         masters++;
       } else if (expected == 2 && arbiters == 0 && h.inventory() != null) {
@@ -340,15 +343,7 @@ public final class ClusterValidator {
   }
 
   private Outcome ntp(ClusterContext c) {
-    long min = Long.MAX_VALUE;
-    long max = Long.MIN_VALUE;
-    for (HostSnapshot h : c.hosts()) {
-      if (h.hostTimestamp() != 0) {
-        min = Math.min(min, h.hostTimestamp());
-        max = Math.max(max, h.hostTimestamp());
-      }
-    }
-    if (min == Long.MAX_VALUE || max - min <= 4 * 60) {
+    if (c.hostTally().clockSpread() <= 4 * 60) {
       return new Outcome(SUCCESS, "No ntp problems found");
     }
     return new Outcome(FAILURE, "Host clocks are not synchronized, please configure an NTP server via DHCP.");

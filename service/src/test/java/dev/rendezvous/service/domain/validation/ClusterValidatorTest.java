@@ -80,4 +80,68 @@ class ClusterValidatorTest {
     ClusterValidation notReady = VALIDATOR.validate(Fixtures.cluster(known(2)).build());
     assertFalse(notReady.requiredForInstall());
   }
+
+  /**
+   * The masters count, kept from the host counts and stopping once the rest can only be workers, agrees with the
+   * plain count over every host (the model below: upstream's two passes) on random clusters of 0-12 hosts.
+   */
+  @Test
+  void mastersCountAgreesWithAPassOverEveryHost() {
+    HostStatus[] statuses = {HostStatus.KNOWN, HostStatus.DISABLED, HostStatus.INSUFFICIENT, HostStatus.DISCOVERING};
+    dev.rendezvous.service.domain.host.HostRole[] roles = dev.rendezvous.service.domain.host.HostRole.values();
+    int failures = 0;
+    for (long seed = 1; seed <= 400; seed++) {
+      java.util.Random rnd = new java.util.Random(seed);
+      List<HostSnapshot> hosts = new java.util.ArrayList<>();
+      for (int i = 1, n = rnd.nextInt(13); i <= n; i++) {
+        HostSnapshot.Builder b = Fixtures.host(i, statuses[rnd.nextInt(statuses.length)])
+            .role(rnd.nextInt(3) == 0 ? roles[rnd.nextInt(roles.length)] : dev.rendezvous.service.domain.host.HostRole.AUTO_ASSIGN);
+        int kind = rnd.nextInt(4);
+        if (kind == 0) {
+          b.inventory(null);
+        } else if (kind == 1) {
+          b.inventory(Fixtures.inventoryForHost(i, Fixtures.cpu(2))); // too small to be a master
+        }
+        hosts.add(b.build());
+      }
+      ClusterContext c = Fixtures.cluster(hosts).controlPlaneCount(1 + rnd.nextInt(5)).build();
+      ValidationResult r = VALIDATOR.validate(c).info().find("sufficient-masters-count").orElseThrow();
+      boolean expected = mastersCountModel(c);
+      assertEquals(expected, r.status() == SUCCESS, "seed " + seed + ": " + r.message());
+      failures += expected ? 0 : 1;
+    }
+    assertTrue(failures > 50 && failures < 350, "both outcomes drawn: " + failures + " failures of 400");
+  }
+
+  private static boolean mastersCountModel(ClusterContext c) {
+    int expected = c.controlPlaneCount();
+    int masters = 0;
+    int arbiters = 0;
+    int workers = 0;
+    List<HostSnapshot> active = c.hosts().stream().filter(h -> h.status() != HostStatus.DISABLED).toList();
+    for (HostSnapshot h : active) {
+      switch (h.role()) {
+        case MASTER -> masters++;
+        case ARBITER -> arbiters++;
+        case WORKER -> workers++;
+        default -> { }
+      }
+    }
+    for (HostSnapshot h : active) {
+      switch (h.role()) {
+        case MASTER, ARBITER, WORKER -> { }
+        default -> {
+          if (masters < expected && VALIDATOR.validMasterCandidate(h, c)) {
+            masters++;
+          } else if (expected == 2 && arbiters == 0 && h.inventory() != null) {
+            arbiters++;
+          } else {
+            workers++;
+          }
+        }
+      }
+    }
+    boolean ok = masters == expected;
+    return c.singleNode() ? ok && workers == 0 && arbiters == 0 : ok && workers != 1 && (expected != 2 || arbiters >= 1);
+  }
 }
