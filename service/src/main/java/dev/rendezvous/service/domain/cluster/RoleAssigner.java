@@ -69,14 +69,29 @@ public final class RoleAssigner {
     if (recompute) {
       c.hosts().stream().filter(h -> h.role() == HostRole.AUTO_ASSIGN).forEach(h -> current.put(h.id(), null));
     }
+    // how many hosts hold each role, their own or suggested: kept as roles are handed out rather than counted over every
+    // host for each (O(hosts²) per unit in a big cluster); a host being given a role holds none yet, so it is in no count
+    int[] holding = new int[HostRole.values().length];
+    boolean anyToAssign = false;
+    for (HostSnapshot h : c.hosts()) {
+      HostRole held = h.role() == HostRole.AUTO_ASSIGN ? current.get(h.id()) : h.role();
+      if (held != null) {
+        holding[held.ordinal()]++;
+      }
+      anyToAssign |= h.role() == HostRole.AUTO_ASSIGN && current.get(h.id()) == null;
+    }
+    if (!anyToAssign) {
+      return new Suggestions(Map.of(), List.of()); // every host holds a role: nothing to sort (weights walk each disk)
+    }
     Map<UUID, HostRole> changes = new LinkedHashMap<>();
     List<DomainEvent> events = new ArrayList<>();
     for (HostSnapshot h : sortHosts(c)) {
       if (h.role() != HostRole.AUTO_ASSIGN || current.get(h.id()) != null) {
         continue;
       }
-      HostRole role = selectRole(h, c, current);
+      HostRole role = selectRole(h, c, holding);
       current.put(h.id(), role);
+      holding[role.ordinal()]++;
       if (role != h.suggestedRole()) {
         changes.put(h.id(), role);
         String name = h.nameForMessages();
@@ -87,24 +102,18 @@ public final class RoleAssigner {
     return new Suggestions(changes, events);
   }
 
-  private HostRole selectRole(HostSnapshot h, ClusterContext c, Map<UUID, HostRole> suggested) {
+  private HostRole selectRole(HostSnapshot h, ClusterContext c, int[] holding) {
     if (c.day2() || h.day2()) {
       return HostRole.WORKER;
     }
-    long masters = count(c, h, suggested, HostRole.MASTER);
-    if (masters < c.controlPlaneCount() && qualifies(h, c, HostRole.MASTER)) {
+    if (holding[HostRole.MASTER.ordinal()] < c.controlPlaneCount() && qualifies(h, c, HostRole.MASTER)) {
       return HostRole.MASTER;
     }
-    long arbiters = count(c, h, suggested, HostRole.ARBITER);
-    if (c.controlPlaneCount() >= 2 && c.controlPlaneCount() < 3 && arbiters == 0 && qualifies(h, c, HostRole.ARBITER)) {
+    if (c.controlPlaneCount() >= 2 && c.controlPlaneCount() < 3 && holding[HostRole.ARBITER.ordinal()] == 0
+        && qualifies(h, c, HostRole.ARBITER)) {
       return HostRole.ARBITER;
     }
     return HostRole.WORKER;
-  }
-
-  private static long count(ClusterContext c, HostSnapshot self, Map<UUID, HostRole> suggested, HostRole role) {
-    return c.hosts().stream().filter(o -> !o.id().equals(self.id()))
-        .filter(o -> o.role() == role || (o.role() == HostRole.AUTO_ASSIGN && suggested.get(o.id()) == role)).count();
   }
 
   /** The host, evaluated in that role, has the CPU cores and memory the role needs. */
