@@ -140,6 +140,11 @@ public record ClusterContext(
     return ClusterHosts.countNamed(hosts, hostname);
   }
 
+  /** Whether an address (without prefix) is on an interface of one of the cluster's hosts (kept, not a pass per ask). */
+  public boolean addressInUse(String address) {
+    return ClusterHosts.addressInUse(hosts, address);
+  }
+
   /** Counts over the hosts (by status, by role, clocks), kept up to date as hosts are replaced, not counted per ask. */
   public HostTally hostTally() {
     return ClusterHosts.tally(hosts);

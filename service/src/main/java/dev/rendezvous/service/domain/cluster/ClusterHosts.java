@@ -1,6 +1,8 @@
 package dev.rendezvous.service.domain.cluster;
 
+import dev.rendezvous.service.domain.Cidr;
 import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.Inventory;
 import java.util.AbstractList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,16 +34,24 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
    * a registration burst scanned every host for each, per unit.
    */
   private volatile HostTally tally;
+  /**
+   * The addresses (without prefix) on the hosts' interfaces, null until asked for; kept across copies while no replaced
+   * host's addresses changed. The VIP validations ask whether a VIP is in use on every unit: each asked every address
+   * of every host to be parsed again.
+   */
+  private volatile java.util.Set<String> addresses;
 
   private ClusterHosts(HostSnapshot[] hosts) {
     this.hosts = hosts;
   }
 
-  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname, HostTally tally) {
+  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname, HostTally tally,
+      java.util.Set<String> addresses) {
     this.hosts = hosts;
     this.byId = byId;
     this.byHostname = byHostname;
     this.tally = tally;
+    this.addresses = addresses;
   }
 
   /** {@code t} (null: not counted) moved by one host replaced: from {@code was} (null: added) to {@code is}. */
@@ -79,7 +89,8 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
         names.merge(is, 1, Integer::sum);
       }
     }
-    return new ClusterHosts(a, ids, names, moved(tally, old, host));
+    return new ClusterHosts(a, ids, names, moved(tally, old, host),
+        Inventory.sameAddresses(old.inventory(), host.inventory()) ? addresses : null);
   }
 
   /**
@@ -92,6 +103,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     HostSnapshot[] a = null;
     boolean namesHold = true;
     HostTally counted = tally;
+    boolean addressesHold = true;
     for (HostSnapshot host : replacements) {
       int at = position(ids, host.id());
       if (at < 0 || hosts[at] == host) {
@@ -105,9 +117,11 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       String is = host.inventory() == null ? null : host.hostname();
       namesHold &= java.util.Objects.equals(was, is);
       counted = moved(counted, old, host);
+      addressesHold &= Inventory.sameAddresses(old.inventory(), host.inventory());
       a[at] = host;
     }
-    return a == null ? null : new ClusterHosts(a, ids, namesHold ? byHostname : null, counted);
+    return a == null ? null
+        : new ClusterHosts(a, ids, namesHold ? byHostname : null, counted, addressesHold ? addresses : null);
   }
 
   /**
@@ -124,7 +138,8 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
       names = new HashMap<>(names);
       names.merge(host.hostname(), 1, Integer::sum);
     }
-    return new ClusterHosts(a, ids, names, moved(tally, null, host));
+    boolean noAddresses = host.inventory() == null || host.inventory().allCidrAddresses().isEmpty();
+    return new ClusterHosts(a, ids, names, moved(tally, null, host), noAddresses ? addresses : null);
   }
 
   private Index index() {
@@ -203,6 +218,26 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   /** Whether any host has an inventory. */
   static boolean anyWithInventory(List<HostSnapshot> hosts) {
     return tally(hosts).withInventory() > 0;
+  }
+
+  /** Whether an address (without prefix, as {@link Cidr#addressString}) is on an interface of any host. */
+  static boolean addressInUse(List<HostSnapshot> hosts, String address) {
+    java.util.Set<String> known = hosts instanceof ClusterHosts h ? h.addresses : null;
+    if (known == null) {
+      java.util.Set<String> in = new java.util.HashSet<>();
+      for (HostSnapshot s : hosts) {
+        if (s.inventory() != null) {
+          for (String a : s.inventory().allCidrAddresses()) {
+            Cidr.parse(a).ifPresent(c -> in.add(c.addressString()));
+          }
+        }
+      }
+      if (hosts instanceof ClusterHosts h) {
+        h.addresses = in;
+      }
+      known = in;
+    }
+    return known.contains(address);
   }
 
   /** How many hosts with an inventory go by this hostname; the count is built on first use. */

@@ -272,10 +272,7 @@ public final class ClusterValidator {
     String joined = String.join(",", vips);
     for (String vip : vips) {
       boolean inMachine = c.machineNetworks().stream().anyMatch(n -> Cidr.parse(n).map(x -> x.containsAddress(vip)).orElse(false));
-      boolean inUse = c.hosts().stream().filter(h -> h.inventory() != null)
-          .flatMap(h -> h.inventory().allCidrAddresses().stream())
-          .map(Cidr::parse).flatMap(Optional::stream).map(Cidr::addressString)
-          .anyMatch(a -> a.equals(Cidr.parse(vip).map(Cidr::addressString).orElse(vip)));
+      boolean inUse = c.addressInUse(Cidr.parse(vip).map(Cidr::addressString).orElse(vip));
       if (!inMachine || inUse) {
         return new Outcome(FAILURE, name + " " + joined + " does not belong to the Machine CIDR or is already in use.");
       }

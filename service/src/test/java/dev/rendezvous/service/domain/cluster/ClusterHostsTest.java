@@ -120,4 +120,26 @@ class ClusterHostsTest {
     assertEquals(HostStatus.KNOWN, c.host(Fixtures.hostId(1)).orElseThrow().status(), "the first view is unchanged");
     assertSame(c, c.withHostsReplaced(List.of(c.hosts().get(1))), "the very hosts held: nothing to copy");
   }
+
+  @Test
+  void theAddressesInUseFollowReplacedAndAddedHosts() {
+    ClusterContext c = threeHosts();
+    assertEquals(true, c.addressInUse("192.168.111.22"), "host 2's address");
+    assertEquals(false, c.addressInUse("192.168.111.29"));
+    // a new inventory with the same addresses (memory moved): the kept addresses still hold
+    ClusterContext sameAddresses = c.withHost(c.hosts().get(1).toBuilder()
+        .inventory(Fixtures.inventoryForHost(2, n -> n.with("memory").put("usable_bytes", 1L << 34))).build());
+    assertEquals(true, sameAddresses.addressInUse("192.168.111.22"));
+    ClusterContext moved = sameAddresses.withHost(sameAddresses.hosts().get(1).toBuilder()
+        .inventory(Fixtures.inventoryForHost(9, n -> {})).build());
+    assertEquals(false, moved.addressInUse("192.168.111.22"), "host 2 now has host 9's address");
+    assertEquals(true, moved.addressInUse("192.168.111.29"));
+    ClusterContext several = moved.withHostsReplaced(List.of(moved.hosts().get(0).toBuilder().inventory(null).build()));
+    assertEquals(false, several.addressInUse("192.168.111.21"), "host 1 lost its inventory");
+    ClusterContext added = several.withHost(Fixtures.host(7, HostStatus.DISCOVERING).build());
+    assertEquals(true, added.addressInUse("192.168.111.27"), "a new host's addresses");
+    ClusterContext bare = added.withHost(Fixtures.host(8, HostStatus.DISCOVERING).inventory(null).build());
+    assertEquals(true, bare.addressInUse("192.168.111.27"), "a new host without inventory keeps what was known");
+    assertEquals(true, c.addressInUse("192.168.111.21"), "the first view's addresses are its own");
+  }
 }
