@@ -15,6 +15,7 @@ public final class HostTally {
   private static final HostStatus[] STATUSES = HostStatus.values();
   private static final int ROLES = HostRole.values().length;
 
+  /** By status ordinal; the last slot counts hosts with no status yet (a registration before its state machine ran). */
   private final int[] byStatus;
   /** Hosts not disabled, by role (a role master candidates are picked from counts as a candidate). */
   private final int[] activeByRole;
@@ -45,21 +46,29 @@ public final class HostTally {
 
   /** Whether a host is a master candidate the masters count picks from: not disabled, no role of its own. */
   public static boolean candidate(HostSnapshot h) {
-    return h.status() != HostStatus.DISABLED && h.role() != HostRole.MASTER && h.role() != HostRole.ARBITER
-        && h.role() != HostRole.WORKER;
+    return h.status() != HostStatus.DISABLED && h.role() != null && h.role() != HostRole.MASTER
+        && h.role() != HostRole.ARBITER && h.role() != HostRole.WORKER;
+  }
+
+  private static int slot(HostStatus s) {
+    return s == null ? STATUSES.length : s.ordinal();
+  }
+
+  private static int slot(HostRole r) {
+    return r == null ? ROLES : r.ordinal();
   }
 
   static HostTally of(HostSnapshot[] hosts) {
-    HostTally t = new HostTally(new int[STATUSES.length], new int[ROLES], 0, 0, 0, 0, 0, 0, 0, false);
+    HostTally t = new HostTally(new int[STATUSES.length + 1], new int[ROLES + 1], 0, 0, 0, 0, 0, 0, 0, false);
     int[] byStatus = t.byStatus;
     int[] byRole = t.activeByRole;
     int candidates = 0;
     int inventories = 0;
     int stages = 0;
     for (HostSnapshot h : hosts) {
-      byStatus[h.status().ordinal()]++;
+      byStatus[slot(h.status())]++;
       if (h.status() != HostStatus.DISABLED) {
-        byRole[h.role().ordinal()]++;
+        byRole[slot(h.role())]++;
       }
       candidates += candidate(h) && h.inventory() != null ? 1 : 0;
       inventories += h.inventory() != null ? 1 : 0;
@@ -105,17 +114,17 @@ public final class HostTally {
     int inventories = withInventory;
     int stages = withStage;
     if (was != null) {
-      status[was.status().ordinal()]--;
+      status[slot(was.status())]--;
       if (was.status() != HostStatus.DISABLED) {
-        role[was.role().ordinal()]--;
+        role[slot(was.role())]--;
       }
       candidates -= candidate(was) && was.inventory() != null ? 1 : 0;
       inventories -= was.inventory() != null ? 1 : 0;
       stages -= was.stage() != null ? 1 : 0;
     }
-    status[is.status().ordinal()]++;
+    status[slot(is.status())]++;
     if (is.status() != HostStatus.DISABLED) {
-      role[is.role().ordinal()]++;
+      role[slot(is.role())]++;
     }
     candidates += candidate(is) && is.inventory() != null ? 1 : 0;
     inventories += is.inventory() != null ? 1 : 0;
