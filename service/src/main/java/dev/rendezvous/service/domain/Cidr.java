@@ -1,6 +1,5 @@
 package dev.rendezvous.service.domain;
 
-import java.math.BigInteger;
 import java.util.Optional;
 
 /**
@@ -9,8 +8,33 @@ import java.util.Optional;
  */
 public record Cidr(byte[] address, int prefix) {
 
+  /**
+   * Texts parsed so far and what they gave (the address array is never written after parsing). A fleet's host
+   * validations parse the same few addresses and networks on every refresh (issue 13: a tenth of a 1,000-host
+   * cluster's brain lane went to parsing and masking them); emptied when full, so it stays bounded.
+   */
+  private static final java.util.concurrent.ConcurrentHashMap<String, Optional<Cidr>> PARSED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private static final int PARSED_MAX = 16_384;
+
   public static Optional<Cidr> parse(String text) {
-    if (text == null || text.isBlank()) {
+    if (text == null) {
+      return Optional.empty();
+    }
+    Optional<Cidr> known = PARSED.get(text);
+    if (known != null) {
+      return known;
+    }
+    Optional<Cidr> parsed = parseText(text);
+    if (PARSED.size() >= PARSED_MAX) {
+      PARSED.clear();
+    }
+    PARSED.put(text, parsed);
+    return parsed;
+  }
+
+  private static Optional<Cidr> parseText(String text) {
+    if (text.isBlank()) {
       return Optional.empty();
     }
     String s = text.trim();
@@ -41,21 +65,47 @@ public record Cidr(byte[] address, int prefix) {
 
   /** The network this address/prefix belongs to (host bits cleared). */
   public Cidr network() {
-    BigInteger mask = mask();
-    byte[] masked = toBytes(new BigInteger(1, address).and(mask), address.length);
+    byte[] masked = new byte[address.length];
+    int whole = prefix / 8;
+    System.arraycopy(address, 0, masked, 0, whole);
+    if (prefix % 8 != 0) {
+      masked[whole] = (byte) (address[whole] & lastByteMask(prefix));
+    }
     return new Cidr(masked, prefix);
   }
 
   public boolean contains(Cidr other) {
-    if (other.address.length != address.length || other.prefix < prefix) {
-      return false;
-    }
-    BigInteger mask = mask();
-    return new BigInteger(1, address).and(mask).equals(new BigInteger(1, other.address).and(mask));
+    return other.address.length == address.length && other.prefix >= prefix
+        && samePrefix(address, other.address, prefix);
   }
 
   public boolean containsAddress(String ip) {
-    return parse(ip).map(c -> contains(new Cidr(c.address, address.length * 8))).orElse(false);
+    return parse(ip).map(this::containsAddressOf).orElse(false);
+  }
+
+  /** Whether the address of {@code other} (its prefix aside) is in this network. */
+  public boolean containsAddressOf(Cidr other) {
+    return other.address.length == address.length && samePrefix(address, other.address, prefix);
+  }
+
+  /** Whether the first {@code bits} bits of two addresses of one family are equal. */
+  private static boolean samePrefix(byte[] a, byte[] b, int bits) {
+    int whole = bits / 8;
+    for (int i = 0; i < whole; i++) {
+      if (a[i] != b[i]) {
+        return false;
+      }
+    }
+    if (bits % 8 == 0) {
+      return true;
+    }
+    int m = lastByteMask(bits);
+    return (a[whole] & m) == (b[whole] & m);
+  }
+
+  /** The mask of the byte a prefix of {@code bits} ends in, when it ends within one. */
+  private static int lastByteMask(int bits) {
+    return (0xff << (8 - bits % 8)) & 0xff;
   }
 
   public boolean overlaps(Cidr other) {
@@ -93,19 +143,6 @@ public record Cidr(byte[] address, int prefix) {
   @Override
   public int hashCode() {
     return java.util.Arrays.hashCode(address) * 31 + prefix;
-  }
-
-  private BigInteger mask() {
-    int bits = address.length * 8;
-    return BigInteger.ONE.shiftLeft(bits).subtract(BigInteger.ONE).shiftRight(bits - prefix).shiftLeft(bits - prefix);
-  }
-
-  private static byte[] toBytes(BigInteger v, int len) {
-    byte[] raw = v.toByteArray();
-    byte[] out = new byte[len];
-    int copy = Math.min(raw.length, len);
-    System.arraycopy(raw, raw.length - copy, out, len - copy, copy);
-    return out;
   }
 
   private static String compressIpv6(String full) {

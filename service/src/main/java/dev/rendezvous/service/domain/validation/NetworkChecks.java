@@ -77,7 +77,7 @@ final class NetworkChecks {
     }
     for (String a : inv.allCidrAddresses()) {
       Optional<Cidr> addr = Cidr.parse(a);
-      if (addr.isPresent() && net.get().containsAddress(addr.get().addressString())) {
+      if (addr.isPresent() && net.get().containsAddressOf(addr.get())) {
         return true;
       }
     }
@@ -282,23 +282,29 @@ final class NetworkChecks {
       if (!families(c.cluster(), v4)) {
         continue;
       }
-      List<String[]> nets = new ArrayList<>();
+      List<Cidr> nets = new ArrayList<>();
+      List<String> names = new ArrayList<>();
       for (Inventory.NetInterface i : c.inventory().interfaces()) {
         for (String a : v4 ? i.ipv4Addresses() : i.ipv6Addresses()) {
-          Cidr.parse(a).ifPresent(x -> nets.add(new String[] {x.network().toString(), i.name()}));
+          Optional<Cidr> x = Cidr.parse(a);
+          if (x.isPresent()) {
+            nets.add(x.get().network());
+            names.add(i.name());
+          }
         }
       }
+      // networks compared as parsed (equal networks write the same text); their text only for a message
       for (int i = 0; i < nets.size(); i++) {
         for (int j = i + 1; j < nets.size(); j++) {
-          String[] a = nets.get(i);
-          String[] b = nets.get(j);
-          if (a[0].equals(b[0])) {
+          Cidr a = nets.get(i);
+          Cidr b = nets.get(j);
+          if (a.equals(b)) {
             return new CheckOutcome(FAILURE, String.format("Address networks are overlapping: Address network %s appears "
-                + "on multiple interfaces [%s, %s]", a[0], a[1], b[1]));
+                + "on multiple interfaces [%s, %s]", a, names.get(i), names.get(j)));
           }
-          if (Cidr.parse(a[0]).orElseThrow().overlaps(Cidr.parse(b[0]).orElseThrow())) {
+          if (a.overlaps(b)) {
             return new CheckOutcome(FAILURE, String.format("Address networks are overlapping: Address networks %s in "
-                + "interface %s and %s in interface %s overlap", a[0], a[1], b[0], b[1]));
+                + "interface %s and %s in interface %s overlap", a, names.get(i), b, names.get(j)));
           }
         }
       }
