@@ -4,7 +4,6 @@ import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,25 +62,22 @@ final class FrozenValidations {
         category.add(f.result());
       }
     }
-    Map<String, ValidationStatus> statuses = new HashMap<>();
-    Map<String, Boolean> conditions = new HashMap<>();
+    HostValidation.Slots slots = new HostValidation.Slots();
     for (List<ValidationResult> l : out.values()) {
       for (ValidationResult r : l) {
-        put(r, ignored, statuses, conditions);
+        put(r, ignored, slots);
       }
     }
     for (Fresh f : fresh) {
-      put(f.result(), ignored, statuses, conditions);
+      put(f.result(), ignored, slots);
     }
     out.values().removeIf(List::isEmpty);
-    return new HostValidation(new ValidationsInfo(out), statuses, conditions, diskSpeedOk, imagesOk);
+    return slots.build(new ValidationsInfo(out), diskSpeedOk, imagesOk);
   }
 
-  private static void put(ValidationResult r, Set<String> ignored, Map<String, ValidationStatus> statuses,
-      Map<String, Boolean> conditions) {
+  private static void put(ValidationResult r, Set<String> ignored, HostValidation.Slots slots) {
     boolean isIgnored = !HostValidationId.NON_IGNORABLE.contains(r.id()) && (ignored.contains(r.id())
         || ignored.contains("all"));
-    statuses.put(r.id(), r.status());
-    conditions.put(r.id(), r.status().passes() || isIgnored);
+    slots.put(r.id(), r.status(), r.status().passes() || isIgnored);
   }
 }

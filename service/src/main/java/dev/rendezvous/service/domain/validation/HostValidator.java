@@ -14,7 +14,6 @@ import dev.rendezvous.service.domain.host.Inventory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +56,7 @@ public final class HostValidator {
     Inventory inv = host.inventory() != null && host.inventory().isUsable() ? host.inventory() : null;
     HostCheckContext c = new HostCheckContext(host, cluster, inv, now, config);
     Map<String, List<ValidationResult>> out = new LinkedHashMap<>();
-    Map<String, ValidationStatus> statuses = new HashMap<>();
-    Map<String, Boolean> conditions = new HashMap<>();
+    HostValidation.Slots slots = new HostValidation.Slots();
     Set<String> ignored = cluster == null ? Set.of() : cluster.ignoredHostValidations();
     if (FrozenValidations.apply(host)) {
       List<FrozenValidations.Fresh> fresh = new ArrayList<>();
@@ -72,40 +70,36 @@ public final class HostValidator {
           imagesAvailabilitySuccessful(host));
     }
 
+    boolean ignoreAll = ignored.contains("all");
+    boolean ignoreSome = ignoreAll || !ignored.isEmpty();
+    Set<String> disabled = config.disabledHostValidations();
     for (HostValidationId id : HostValidationId.values()) {
       CheckOutcome o;
-      if (config.disabledHostValidations().contains(id.id())) {
+      if (!disabled.isEmpty() && disabled.contains(id.id())) {
         o = new CheckOutcome(ValidationStatus.DISABLED, DISABLED_BY_CONFIGURATION);
       } else {
         o = evaluate(id, c);
       }
-      statuses.put(id.id(), o.status());
-      boolean isIgnored = !HostValidationId.NON_IGNORABLE.contains(id.id())
-          && (ignored.contains(id.id()) || ignored.contains("all"));
-      conditions.put(id.id(), o.status().passes() || isIgnored);
+      boolean isIgnored = ignoreSome && !HostValidationId.NON_IGNORABLE.contains(id.id())
+          && (ignoreAll || ignored.contains(id.id()));
+      slots.put(id, o.status(), o.status().passes() || isIgnored);
       if (!shown(id, o, host)) {
         continue;
       }
       out.computeIfAbsent(id.category(), k -> new ArrayList<>()).add(new ValidationResult(id.id(), o.status(), o.message()));
     }
     if (cluster != null) {
-      List<ValidationResult> ops = new ArrayList<>();
-      for (String op : HostValidationId.OPERATORS) {
-        String id = HostValidationId.operatorValidationId(op);
-        var known = dev.rendezvous.service.domain.operators.OlmOperator.parse(op);
-        OperatorRequirements.Check check = known.isPresent() && cluster.olmOperators().contains(op)
-            ? OperatorRequirements.validateHost(known.get(), cluster, host, inv)
-            : new OperatorRequirements.Check(SUCCESS, op + " is disabled");
-        ops.add(new ValidationResult(id, check.status(), check.message()));
-        statuses.put(id, check.status());
-        boolean ignoredOp = ignored.contains(id) || ignored.contains("all");
-        conditions.put(id, check.status().passes() || ignoredOp);
+      ValidationResult[] ops = new ValidationResult[OperatorChecks.COUNT];
+      for (int i = 0; i < OperatorChecks.COUNT; i++) {
+        ValidationResult r = OperatorChecks.result(i, cluster, host, inv);
+        ops[OperatorChecks.position(i)] = r;
+        boolean ignoredOp = ignoreSome && (ignoreAll || ignored.contains(r.id()));
+        slots.putOperator(i, r.status(), r.status().passes() || ignoredOp);
       }
-      ops.sort(java.util.Comparator.comparing(ValidationResult::id));
-      out.put("operators", ops);
+      out.put("operators", java.util.Arrays.asList(ops));
     }
-    return new HostValidation(ValidationsInfo.of(out, host.validationsInfo()), statuses, conditions,
-        HardwareChecks.diskSpeedCheckSuccessful(host), imagesAvailabilitySuccessful(host));
+    return slots.build(ValidationsInfo.of(out, host.validationsInfo()), HardwareChecks.diskSpeedCheckSuccessful(host),
+        imagesAvailabilitySuccessful(host));
   }
 
   /** Whether a result is listed in validations_info (some pass silently, some are hidden in some stages). */
