@@ -42,13 +42,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * none) for {@code paced_seconds=10}. {@code warmup=N}: N closed-loop rounds before the sustained ones, not counted:
  * a fresh JVM spends its first minutes compiling (the C2 threads took a third of the CPU in the first registration
  * runs), which the short phases otherwise measure.
+ * <p>{@code http=2} (the default, as the figures so far): Java's client upgrades plain HTTP to HTTP/2 and sends every
+ * request over one connection, at most ~100 at once (the server's stream limit: more clients fail); {@code http=1.1}: a
+ * connection per client thread, as a fleet's agents each hold their own.
  */
 public final class FleetBench {
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private static HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  /** The first failed request's cause, printed once: a failure count alone does not say what went wrong. */
+  private static final java.util.concurrent.atomic.AtomicBoolean FAILURE_SHOWN = new java.util.concurrent.atomic.AtomicBoolean();
 
   public static void main(String[] argv) throws Exception {
     Map<String, String> a = new HashMap<>(Map.of("clusters", "10", "hosts", "100", "clients", "16", "rounds", "0",
-        "paced", "auto", "paced_seconds", "10", "warmup", "0"));
+        "paced", "auto", "paced_seconds", "10", "warmup", "0", "http", "2"));
     for (String s : argv) {
       for (String kv : s.split("\\s+")) {
         if (kv.contains("=")) {
@@ -62,17 +67,22 @@ public final class FleetBench {
     int rounds = Integer.parseInt(a.get("rounds"));
     int pacedSeconds = Integer.parseInt(a.get("paced_seconds"));
     int warmup = rounds <= 0 ? 0 : Math.max(0, Integer.parseInt(a.get("warmup")));
+    if (a.get("http").equals("1.1")) {
+      HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(10)).build();
+    } else if (!a.get("http").equals("2")) {
+      throw new IllegalArgumentException("http: 1.1 or 2, not " + a.get("http"));
+    }
     Path dir = Files.createTempDirectory("rdv-fleet-bench");
     int port = freePort();
     List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + freePort(),
         "--auth=none"));
     a.forEach((k, v) -> {
-      if (!List.of("clusters", "hosts", "clients", "rounds", "paced", "paced_seconds", "warmup").contains(k)) {
+      if (!List.of("clusters", "hosts", "clients", "rounds", "paced", "paced_seconds", "warmup", "http").contains(k)) {
         flags.add("--" + k + "=" + v);
       }
     });
-    System.out.printf("fleet bench: %d clusters x %d hosts, %d HTTP clients, %d cores, flags %s%n", clusters, perCluster,
-        clients, Runtime.getRuntime().availableProcessors(), flags.subList(4, flags.size()));
+    System.out.printf("fleet bench: %d clusters x %d hosts, %d HTTP/%s clients, %d cores, flags %s%n", clusters,
+        perCluster, clients, a.get("http"), Runtime.getRuntime().availableProcessors(), flags.subList(4, flags.size()));
     try (Rendezvous system = Rendezvous.start(AppConfig.from(flags, Map.of()))) {
       String base = "http://127.0.0.1:" + port + "/api/assisted-install/v2";
       List<Host> hosts = new ArrayList<>();
@@ -245,6 +255,7 @@ public final class FleetBench {
             }
           } catch (Exception e) {
             failed.incrementAndGet();
+            showFailure(name, e);
           }
         }
         return null;
@@ -372,6 +383,7 @@ public final class FleetBench {
       } catch (Exception e) {
         answered.remove(h.id);
         failed.incrementAndGet();
+        showFailure("reply", e);
       }
     }
 
@@ -420,6 +432,12 @@ public final class FleetBench {
         + " %.2f s; from answer to state p50 %s p99 %s max %s%n", rate, seconds, lat.answers.get(), sent, lat.failed.get(),
         lat.done.get(), secs, ms(q[0]), ms(q[1]), ms(q[2]));
     return new Result(lat.answers.get() / sent, lat.done.get() / secs, q[0], q[1]);
+  }
+
+  static void showFailure(String what, Exception e) {
+    if (FAILURE_SHOWN.compareAndSet(false, true)) {
+      System.err.println(what + ": first failed request: " + e);
+    }
   }
 
   static long heapAfterGc() throws InterruptedException {
