@@ -150,24 +150,9 @@ final class ConsumerLanes {
             }
             any = true;
             lane.inFlight = p;
-            if (p.event == null) {
-                try {
-                    p.event = BusCodec.decode(p.record.value());
-                } catch (RuntimeException e) {
-                    LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
-                            p.record.offset(), e.getMessage());
-                    skipped.incrementAndGet();
-                    finish(p);
-                    continue;
-                }
-                if (p.event.payload() instanceof UnknownPayload) {
-                    LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
-                            name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(),
-                            p.event.payloadVersion());
-                    skipped.incrementAndGet();
-                    finish(p);
-                    continue;
-                }
+            if (!decoded(p)) {
+                finish(p);
+                continue;
             }
             if (config.batchHandler != null && !p.single) {
                 p = batch(lane, p);
@@ -190,21 +175,7 @@ final class ConsumerLanes {
             if (p.ps.revoked) {
                 continue;
             }
-            if (p.event == null) {
-                try {
-                    p.event = BusCodec.decode(p.record.value());
-                } catch (RuntimeException e) {
-                    LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
-                            p.record.offset(), e.getMessage());
-                    skipped.incrementAndGet();
-                    finishMember(p);
-                    continue;
-                }
-            }
-            if (p.event.payload() instanceof UnknownPayload) {
-                LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
-                        name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(), p.event.payloadVersion());
-                skipped.incrementAndGet();
+            if (!decoded(p)) {
                 finishMember(p);
                 continue;
             }
@@ -217,6 +188,30 @@ final class ConsumerLanes {
         group.members = members;
         group.event = first.event; // what logs name the batch by
         return group;
+    }
+
+    /**
+     * Decodes the record's event (once); false, logged and counted as skipped, when the record is not an event or its
+     * payload type is unknown to this version (the caller finishes it).
+     */
+    private boolean decoded(Pending p) {
+        if (p.event == null) {
+            try {
+                p.event = BusCodec.decode(p.record.value());
+            } catch (RuntimeException e) {
+                LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
+                        p.record.offset(), e.getMessage());
+                skipped.incrementAndGet();
+                return false;
+            }
+        }
+        if (p.event.payload() instanceof UnknownPayload) {
+            LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
+                    name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(), p.event.payloadVersion());
+            skipped.incrementAndGet();
+            return false;
+        }
+        return true;
     }
 
     // static: these touch only the pending's own lane and partition
