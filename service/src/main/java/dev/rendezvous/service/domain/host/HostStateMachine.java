@@ -71,10 +71,13 @@ public final class HostStateMachine {
 
   private final DomainConfig config;
   private final HostValidator validator;
+  /** The refresh table, built once: it reads only the configuration (it was built anew, ~40 rules, per refresh). */
+  private final List<HostRuleTables.Rule> refreshRules;
 
   public HostStateMachine(DomainConfig config) {
     this.config = config;
     this.validator = new HostValidator(config);
+    this.refreshRules = List.copyOf(HostRuleTables.refreshRules(config));
   }
 
   // --- entry point -------------------------------------------------------------------------------
@@ -135,7 +138,7 @@ public final class HostStateMachine {
   private HostTransition refresh(HostSnapshot host, ClusterContext cluster, Instant now, List<HostEffect> leading) {
     HostFacts facts = new HostFacts(config, validator, host, cluster, new HostEvent.Refresh(), now);
     HostTransition t = run(host, cluster, facts.event, now,
-        host.unbound() ? HostRuleTables.POOL_REFRESH : HostRuleTables.refreshRules(config), facts, leading);
+        host.unbound() ? HostRuleTables.POOL_REFRESH : refreshRules, facts, leading);
     ValidationsInfo info = facts.v().info();
     List<DomainEvent> events = new ArrayList<>(ValidationChanges.forHost(host, host.validationsInfo(), info));
     events.addAll(t.events());
