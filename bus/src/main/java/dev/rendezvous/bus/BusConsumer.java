@@ -83,6 +83,7 @@ public final class BusConsumer implements AutoCloseable {
     private final AtomicLong handled = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
+    private final AtomicLong split = new AtomicLong();
     private volatile boolean running = true;
 
     // its parts (package-private classes): each one's doc says which of its state only the poll thread touches
@@ -110,7 +111,8 @@ public final class BusConsumer implements AutoCloseable {
         this.thread = new Thread(this::run, "rdv-bus-consumer-" + name);
         this.thread.setDaemon(true);
         this.partitions = new PartitionOffsets(config, name, consumer, createdNanos);
-        this.attempts = new HandlerAttempts(config, name, consumer, thread, () -> running, handled, retried, skipped);
+        this.attempts = new HandlerAttempts(config, name, consumer, thread, () -> running, handled, retried, skipped,
+                split);
         this.lanes = new ConsumerLanes(config, name, () -> running, skipped, attempts);
         this.backPressure = new BackPressure(config, consumer);
     }
@@ -150,6 +152,11 @@ public final class BusConsumer implements AutoCloseable {
     }
 
     /** Handler attempts that failed and were scheduled again (a batch counts once). */
+    /** Batches that failed after their retries and were handled again record by record. */
+    public long splitCount() {
+        return split.get();
+    }
+
     public long retriedCount() {
         return retried.get();
     }

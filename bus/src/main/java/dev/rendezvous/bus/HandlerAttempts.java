@@ -38,6 +38,7 @@ final class HandlerAttempts {
     private final AtomicLong handled;
     private final AtomicLong retried;
     private final AtomicLong skipped;
+    private final AtomicLong split;
     private final ScheduledExecutorService timers;
     private final LinkedBlockingQueue<Signal> remoteSignals = new LinkedBlockingQueue<>();
 
@@ -47,7 +48,7 @@ final class HandlerAttempts {
 
     /** {@code running}: false once the consumer closes; the counters are the consumer's. */
     HandlerAttempts(BusConsumer.Builder config, String name, KafkaConsumer<String, byte[]> consumer, Thread pollThread,
-            BooleanSupplier running, AtomicLong handled, AtomicLong retried, AtomicLong skipped) {
+            BooleanSupplier running, AtomicLong handled, AtomicLong retried, AtomicLong skipped, AtomicLong split) {
         this.config = config;
         this.name = name;
         this.consumer = consumer;
@@ -56,6 +57,7 @@ final class HandlerAttempts {
         this.handled = handled;
         this.retried = retried;
         this.skipped = skipped;
+        this.split = split;
         this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "rdv-bus-retry-" + name);
             t.setDaemon(true);
@@ -113,6 +115,7 @@ final class HandlerAttempts {
         } else if (p.members != null && p.attempts > config.maxRetries) {
             LOG.warn("bus consumer {}: a batch of {} events at {} failed {} times; handling them one by one: {}", name,
                     p.members.size(), p.ps.tp, p.attempts, describe(error));
+            split.incrementAndGet();
             ConsumerLanes.split(p);
         } else if (p.attempts <= config.maxRetries) {
             long backoff = Math.min(MAX_BACKOFF.toMillis(), config.retryBackoff.toMillis() << (p.attempts - 1));

@@ -541,6 +541,7 @@ class BusConsumerTest {
                     () -> consumer.handledCount() + " handled, " + consumer.skippedCount() + " skipped");
             assertEquals(1, consumer.skippedCount(), "only the poison record is skipped");
             assertEquals(19, consumer.handledCount());
+            assertEquals(1, consumer.splitCount(), "one batch held the poison record");
         }
         assertTrue(handledAlone.containsAll(List.of(0, 6, 8)), "the failed batch's records were handled one by one: "
                 + handledAlone);
