@@ -19,7 +19,8 @@ public final class DatabaseUnavailable {
       // parse errors are IOExceptions too, and those are ours: a 500, never "retry later")
       if (t instanceof java.net.SocketException || t instanceof java.nio.channels.ClosedChannelException
           || t instanceof IOException && t.getClass().getName().startsWith("io.netty.")
-          || t instanceof ClosedConnectionException || t instanceof TimeoutException) {
+          || t instanceof ClosedConnectionException || t instanceof TimeoutException
+          || t instanceof io.vertx.core.http.ConnectionPoolTooBusyException) { // the pool's wait queue is full
         return true;
       }
       if (t instanceof PgException pg && pg.getSqlState() != null

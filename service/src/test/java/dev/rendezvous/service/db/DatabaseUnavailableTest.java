@@ -26,6 +26,9 @@ class DatabaseUnavailableTest {
     assertTrue(DatabaseUnavailable.is(new PgException("too many clients", "FATAL", "53300", null)));
     // every pooled connection busy for longer than the pool waits (seen under a 1,000-host install): retry later
     assertTrue(DatabaseUnavailable.is(new VertxException("Timeout waiting for connection")));
+    // more requests waiting for a connection than the pool queues (Database.waitQueue): retry later
+    assertTrue(DatabaseUnavailable.is(new io.vertx.core.http.ConnectionPoolTooBusyException(
+        "Connection pool reached max wait queue size of 256")));
   }
 
   @Test
