@@ -170,6 +170,9 @@ final class BrainRules {
         boolean same = parsed.equals(h.inventory());
         Inventory inv = same ? h.inventory() : parsed;
         b.inventory(inv);
+        if (!same) {
+          w.inventoryText(h.id(), parsed, output);
+        }
         chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
         w.put(b.build());
         if (!Inventory.sameAddresses(inv, h.inventory())) {

@@ -115,11 +115,15 @@ public final class SnapshotMapper {
    * (as read or last written) instead of being serialised again, so they also compare unchanged.
    */
   public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored) {
-    return stored(r, prev, prevStored, null);
+    return stored(r, prev, prevStored, null, null);
   }
 
-  /** As {@link #stored(HostRecord, HostRecord, StoredHost)}, with the connectivity report's text as received, if known. */
-  public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored, String connectivityText) {
+  /**
+   * As {@link #stored(HostRecord, HostRecord, StoredHost)}, with the connectivity report's and the inventory's texts
+   * as received, where known.
+   */
+  public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored, String connectivityText,
+      String inventoryText) {
     HostSnapshot h = r.snapshot();
     HostSnapshot p = prev == null || prevStored == null ? null : prev.snapshot();
     ObjectNode state = JSON.createObjectNode();
@@ -157,7 +161,7 @@ public final class SnapshotMapper {
       results.set("tang_connectivity", JSON.valueToTree(h.tangConnectivity()));
     }
     String inventory = p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
-        : h.inventory() == null ? null : StepOutputs.toJson(h.inventory());
+        : h.inventory() == null ? null : inventoryText != null ? inventoryText : StepOutputs.toJson(h.inventory());
     String connectivity = p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
         : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
     String validations = p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()

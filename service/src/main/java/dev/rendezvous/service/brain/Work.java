@@ -484,8 +484,9 @@ final class Work {
 
   private Map<UUID, StoredHost> writes;
 
-  /** Connectivity reports as the agents sent them in this unit, with what they parsed to. */
+  /** Connectivity reports and inventories as the agents sent them in this unit, with what they parsed to. */
   private final Map<UUID, Map.Entry<Object, String>> connectivityTexts = new java.util.HashMap<>();
+  private final Map<UUID, Map.Entry<Object, String>> inventoryTexts = new java.util.HashMap<>();
 
   /**
    * The text {@code report} was parsed from: stored as sent (as upstream stores it) instead of serialised again,
@@ -495,16 +496,30 @@ final class Work {
     connectivityTexts.put(hostId, Map.entry(report, text));
   }
 
+  /**
+   * The text {@code inventory} was parsed from, stored as sent instead of serialised again (a tenth of the event
+   * loops' time at capacity): it is the agent's own serialisation of the same document, and keeps what this model
+   * does not read.
+   */
+  void inventoryText(UUID hostId, Object inventory, String text) {
+    inventoryTexts.put(hostId, Map.entry(inventory, text));
+  }
+
+  private static String sentText(Map<UUID, Map.Entry<Object, String>> texts, UUID id, Object held) {
+    Map.Entry<Object, String> sent = texts.get(id);
+    return sent != null && sent.getKey() == held ? sent.getValue() : null;
+  }
+
   /** The rows to write for the changed hosts (computed once; reuses the stored JSON of unchanged documents). */
   Map<UUID, StoredHost> writes() {
     if (writes == null) {
       writes = new LinkedHashMap<>();
       for (HostRecord r : changedHosts()) {
         UUID id = r.snapshot().id();
-        Map.Entry<Object, String> sent = connectivityTexts.get(id);
-        // only while the snapshot still holds that very report (a later event of the unit may have replaced it)
-        String text = sent != null && sent.getKey() == r.snapshot().connectivity() ? sent.getValue() : null;
-        writes.put(id, SnapshotMapper.stored(r, loaded.get(id), base.stored().get(id), text));
+        // only while the snapshot still holds that very document (a later event of the unit may have replaced it)
+        String connectivity = sentText(connectivityTexts, id, r.snapshot().connectivity());
+        String inventory = sentText(inventoryTexts, id, r.snapshot().inventory());
+        writes.put(id, SnapshotMapper.stored(r, loaded.get(id), base.stored().get(id), connectivity, inventory));
       }
     }
     return writes;

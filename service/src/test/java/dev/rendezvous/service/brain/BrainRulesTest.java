@@ -190,6 +190,22 @@ class BrainRulesTest {
   }
 
   @Test
+  void aNewInventoryIsStoredAsTheAgentSentIt() {
+    unit(w -> rules.register(w, hosts.get(0), INFRA_ENV, CLUSTER, "agent-1", now));
+    String sent = BrainFixtures.inventory(1, 8).replaceFirst("\\{", "{\"future_field\":{\"a\":[1,2]},");
+    Work w = unit(x -> rules.stepReply(x, hosts.get(0), "inventory", 0, sent, null, now));
+    assertEquals(sent, w.writes().get(hosts.get(0)).inventory(), "kept whole, with what this build does not read");
+    assertEquals(8, host(1).inventory().cpu().count(), "and parsed for the validations");
+    // a later document of the same unit replaces the text it came with: the row holds the last one
+    String next = BrainFixtures.inventory(1, 4);
+    Work two = unit(x -> {
+      rules.stepReply(x, hosts.get(0), "inventory", 0, sent.replace("\"a\":[1,2]", "\"a\":[3]"), null, now);
+      rules.stepReply(x, hosts.get(0), "inventory", 0, next, null, now);
+    });
+    assertEquals(next, two.writes().get(hosts.get(0)).inventory());
+  }
+
+  @Test
   void mediaDisconnectionAndInstallFailureFollowTheExitCode() {
     discover();
     unit(w -> rules.stepReply(w, hosts.get(0), "inventory", 256, "", "media gone", now));

@@ -21,11 +21,15 @@ import java.util.stream.Collectors;
 public final class StepOutputs {
   private StepOutputs() {}
 
-  /** Shared mapper: lenient on unknown fields, strict on types. */
+  /**
+   * Shared mapper: lenient on unknown fields, strict on types and on anything after the document (as Go's
+   * json.Unmarshal upstream; the inventory and connectivity texts are stored as sent, so they must be one document).
+   */
   public static final ObjectMapper JSON =
       JsonMapper.builder()
           .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
           // parsed outputs stay in the brain's cache: one copy of each short text (SharedText)
           .addModule(new com.fasterxml.jackson.databind.module.SimpleModule("shared-text")
               .addDeserializer(String.class, new dev.rendezvous.service.domain.SharedText.Deserializer()))
@@ -43,6 +47,7 @@ public final class StepOutputs {
   private static final ObjectMapper UNSHARED_TEXTS = JsonMapper.builder()
       .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .build();
 
   public static ConnectivityReport connectivity(String output) {
@@ -73,7 +78,7 @@ public final class StepOutputs {
     return parse(output, TangConnectivityResponse.class, "tang_connectivity");
   }
 
-  /** Serialises a value record back to JSON (the stored, re-serialised form: unknown fields dropped). */
+  /** Serialises a value record back to JSON (unknown fields dropped): for documents not stored as sent. */
   public static String toJson(Object value) {
     try {
       return JSON.writeValueAsString(value);

@@ -65,6 +65,9 @@ class InventoryParsingTest {
         "not json|inventory",
         "{\"cpu\": {\"count\": \"many\"}}|inventory.cpu.count",
         "{\"disks\": {\"a\": 1}}|inventory.disks",
+        // one document and nothing after it, as Go's json.Unmarshal upstream (the text is stored as sent)
+        "{\"hostname\": \"a\"} {\"hostname\": \"b\"}|inventory",
+        "{\"hostname\": \"a\"} trailing|inventory",
       })
   void malformedOutputNamesTheField(String output, String field) {
     InvalidStepOutputException e =
