@@ -468,6 +468,22 @@ public final class BusConsumer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Lets the broker gather records before it answers a fetch: once {@code minBytes} are there or after
+         * {@code maxWait}. Kafka's default answers as soon as one record is there, so each of the producers' batches
+         * woke every consumer for a fetch of its own; on the embedded broker those fetches were the largest single
+         * cost of a registration (docs/benchmarks.md, session 19). Adds up to {@code maxWait} to a record's way when
+         * the bus is quiet, nothing when it is busy.
+         */
+        public Builder fetchBatching(int minBytes, Duration maxWait) {
+            if (minBytes < 1 || maxWait.isNegative()) {
+                throw new IllegalArgumentException("fetch batching needs minBytes >= 1 and a wait >= 0");
+            }
+            overrides.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, minBytes);
+            overrides.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int) maxWait.toMillis());
+            return this;
+        }
+
         /** Extra {@link ConsumerConfig} settings, e.g. {@code group.protocol=consumer}. */
         public Builder config(String key, Object value) {
             this.overrides.put(key, value);

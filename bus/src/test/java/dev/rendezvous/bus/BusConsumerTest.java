@@ -452,6 +452,36 @@ class BusConsumerTest {
     }
 
     @Test
+    void fetchBatchingGathersRecordsPublishedApartIntoFewFetches() throws Exception {
+        String topic = SharedKafka.newTopic("fetch-batching", 1);
+        List<Integer> eager = new CopyOnWriteArrayList<>();
+        List<Integer> gathered = new CopyOnWriteArrayList<>();
+        try (BusConsumer asSoon = sizes(topic, eager, null); BusConsumer batching = sizes(topic, gathered,
+                Duration.ofMillis(300))) {
+            await(WAIT, () -> !asSoon.assignment().isEmpty() && !batching.assignment().isEmpty(), () -> "assigned");
+            // one record every 10 ms, each acknowledged before the next: 40 records over ~0.4 s
+            for (int i = 0; i < 40; i++) {
+                producer.publish(topic, reply("cluster-f", i)).get(10, TimeUnit.SECONDS);
+                Thread.sleep(10);
+            }
+            await(WAIT, () -> asSoon.handledCount() == 40 && batching.handledCount() == 40,
+                    () -> asSoon.handledCount() + " and " + batching.handledCount() + " handled");
+        }
+        assertTrue(eager.size() > 15, "Kafka's default answers a fetch per record here: " + eager);
+        assertTrue(gathered.size() <= 8, "a fetch waits up to 300 ms for more: " + gathered);
+    }
+
+    /** A consumer of its own group recording the size of each batch it is handed. */
+    private static BusConsumer sizes(String topic, List<Integer> sizes, Duration fetchWait) {
+        BusConsumer.Builder b = BusConsumer.builder(SharedKafka.bootstrap()).groupId("fetch-" + System.nanoTime())
+                .topics(List.of(topic)).batchHandler(batch -> {
+                    sizes.add(batch.size());
+                    return CompletableFuture.completedFuture(null);
+                }, 64);
+        return (fetchWait == null ? b : b.fetchBatching(1024 * 1024, fetchWait)).start();
+    }
+
+    @Test
     void cappedBatchesInFlightGatherLargerBatchesAndKeepEveryLaneInOrder() throws Exception {
         String topic = SharedKafka.newTopic("capped", 4);
         List<String> keys = List.of("site-a", "site-b", "site-c", "site-d", "site-e", "site-f", "site-g", "site-h");
