@@ -171,7 +171,7 @@ final class BrainRules {
         Inventory inv = same ? h.inventory() : parsed;
         b.inventory(inv);
         if (!same) {
-          w.inventoryText(h.id(), parsed, output);
+          w.sent.inventory(h.id(), parsed, output);
         }
         chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
         w.put(b.build());
@@ -183,7 +183,7 @@ final class BrainRules {
       case CONNECTIVITY_CHECK -> {
         dev.rendezvous.service.domain.host.ConnectivityReport report = StepOutputs.connectivity(output);
         w.put(b.connectivity(report).build());
-        w.connectivityText(h.id(), report, output);
+        w.sent.connectivity(h.id(), report, output);
         if (!dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(report, h.connectivity())) {
           w.connectivityInputsChanged = true; // the majority groups may move; new times alone do not move them
         }

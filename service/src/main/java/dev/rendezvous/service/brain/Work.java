@@ -484,31 +484,8 @@ final class Work {
 
   private Map<UUID, StoredHost> writes;
 
-  /** Connectivity reports and inventories as the agents sent them in this unit, with what they parsed to. */
-  private final Map<UUID, Map.Entry<Object, String>> connectivityTexts = new java.util.HashMap<>();
-  private final Map<UUID, Map.Entry<Object, String>> inventoryTexts = new java.util.HashMap<>();
-
-  /**
-   * The text {@code report} was parsed from: stored as sent (as upstream stores it) instead of serialised again,
-   * which was 5-7% of the CPU while a 1,000-host cluster's ~300 KB reports came in.
-   */
-  void connectivityText(UUID hostId, Object report, String text) {
-    connectivityTexts.put(hostId, Map.entry(report, text));
-  }
-
-  /**
-   * The text {@code inventory} was parsed from, stored as sent instead of serialised again (a tenth of the event
-   * loops' time at capacity): it is the agent's own serialisation of the same document, and keeps what this model
-   * does not read.
-   */
-  void inventoryText(UUID hostId, Object inventory, String text) {
-    inventoryTexts.put(hostId, Map.entry(inventory, text));
-  }
-
-  private static String sentText(Map<UUID, Map.Entry<Object, String>> texts, UUID id, Object held) {
-    Map.Entry<Object, String> sent = texts.get(id);
-    return sent != null && sent.getKey() == held ? sent.getValue() : null;
-  }
+  /** The documents agents sent in this unit, stored as sent when still held at the write. */
+  final SentTexts sent = new SentTexts();
 
   /** The rows to write for the changed hosts (computed once; reuses the stored JSON of unchanged documents). */
   Map<UUID, StoredHost> writes() {
@@ -516,10 +493,8 @@ final class Work {
       writes = new LinkedHashMap<>();
       for (HostRecord r : changedHosts()) {
         UUID id = r.snapshot().id();
-        // only while the snapshot still holds that very document (a later event of the unit may have replaced it)
-        String connectivity = sentText(connectivityTexts, id, r.snapshot().connectivity());
-        String inventory = sentText(inventoryTexts, id, r.snapshot().inventory());
-        writes.put(id, SnapshotMapper.stored(r, loaded.get(id), base.stored().get(id), connectivity, inventory));
+        writes.put(id, SnapshotMapper.stored(r, loaded.get(id), base.stored().get(id),
+            sent.connectivityOf(id, r.snapshot().connectivity()), sent.inventoryOf(id, r.snapshot().inventory())));
       }
     }
     return writes;
