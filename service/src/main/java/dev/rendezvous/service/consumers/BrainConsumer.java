@@ -72,9 +72,10 @@ public final class BrainConsumer implements AutoCloseable {
         // an instance that dies (kill -9, a lost machine) hands its clusters to the others within ~10 s, not
         // Kafka's default 45 s; agents keep polling meanwhile and their replies wait on the bus
         .config("session.timeout.ms", 10_000)
-        // replies gathered for up to 10 ms per fetch instead of a fetch per producer batch: ~+30 % registrations/s
-        // together with the gateways' and the metrics' readers (docs/benchmarks.md, session 19), units grow too
-        .fetchBatching(32 * 1024, java.time.Duration.ofMillis(10))
+        // replies gathered for up to 2 ms per fetch instead of a fetch per producer batch (with the gateways' and the
+        // metrics' readers ~+30 % registrations/s); 10 ms took no more work off and added ~5 ms to the median reply
+        // (docs/benchmarks.md, session 19)
+        .fetchBatching(32 * 1024, java.time.Duration.ofMillis(2))
         .config("heartbeat.interval.ms", 3_000)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
