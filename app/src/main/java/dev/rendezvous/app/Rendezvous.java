@@ -214,6 +214,8 @@ public final class Rendezvous implements AutoCloseable {
       dev.rendezvous.service.auth.AgentOrUserAuth.followGenerations(vertx, pool, 10_000);
       gateway.tokenCheck(claims -> dev.rendezvous.service.auth.AgentOrUserAuth.isCurrent(claims.infraEnvId(),
           claims.generation()));
+      // a host the service does not have (deleted, never registered) gets upstream's 404 instead of empty steps
+      gateway.hostCheck(new RegisteredHosts(pool));
       // installer progress the state machine would refuse gets upstream's answer at the edge
       gateway.progressCheck((infraEnv, host, stage, info) -> brain.brain()
           .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)

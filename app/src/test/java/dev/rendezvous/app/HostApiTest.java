@@ -119,9 +119,20 @@ class HostApiTest {
       assertEquals("disks_selected_config[0].id", badDisk.json().getString("field"));
       assertEquals(400, api.patch(hostPath, new JsonObject().put("host_role", "bootstrap")).status());
 
+      // the gateway's question (which attached hosts are still registered), against the table
+      RegisteredHosts registered = new RegisteredHosts(system.pool());
+      dev.rendezvous.gateway.HostCheck.Host self = new dev.rendezvous.gateway.HostCheck.Host(infraEnvId, hostId);
+      dev.rendezvous.gateway.HostCheck.Host otherInfraEnv = new dev.rendezvous.gateway.HostCheck.Host(
+          UUID.randomUUID().toString(), hostId);
+      dev.rendezvous.gateway.HostCheck.Host malformed = new dev.rendezvous.gateway.HostCheck.Host(infraEnvId, "x");
+      assertEquals(java.util.Set.of(self), registered.registered(List.of(self, otherInfraEnv, malformed))
+          .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+
       assertEquals(204, api.delete(hostPath).status());
       assertEquals(404, api.get(hostPath).status());
       assertEquals(1, api.get("/infra-envs/" + infraEnvId + "/hosts").array().size());
+      assertEquals(java.util.Set.of(), registered.registered(List.of(self))
+          .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS), "a deleted host is not registered");
     }
   }
 }

@@ -36,8 +36,10 @@ final class AgentDirectory {
     private final GatewayConfig config;
     private final long checkInNanos;
     private final long graceNanos;
+    private final HostVerification verification;
 
-    AgentDirectory(GatewayEvents events, GatewayMetrics metrics, GatewayConfig config) {
+    AgentDirectory(GatewayEvents events, GatewayMetrics metrics, GatewayConfig config, HostVerification verification) {
+        this.verification = verification;
         this.events = events;
         this.metrics = metrics;
         this.config = config;
@@ -74,6 +76,7 @@ final class AgentDirectory {
                 mailbox.claims = claims;
                 mailbox.agentVersion = agentVersion;
                 mailbox.lastContactNanos = now;
+                verification.attached(mailbox, true, now);
                 return created[0];
             }
         }
@@ -99,6 +102,9 @@ final class AgentDirectory {
      * published, so the agent retries and the next attempt publishes it again.
      */
     Future<HostMailbox> httpContact(AgentClaims claims, HostKey key, String agentVersion, String transport) {
+        if (verification.answeredUnknown(key)) {
+            return unlessUnknown(key, () -> httpContact(claims, key, agentVersion, transport));
+        }
         long now = System.nanoTime();
         boolean[] created = {false};
         while (true) {
@@ -112,6 +118,9 @@ final class AgentDirectory {
                     created[0] = false;
                     continue;
                 }
+                if (created[0]) {
+                    verification.attached(mailbox, false, now);
+                }
                 presence = touch(mailbox, claims, agentVersion, now, created[0]);
             }
             return publishPresence(mailbox, presence, transport);
@@ -120,6 +129,9 @@ final class AgentDirectory {
 
     /** A websocket said hello: it becomes the host's delivery path; an older socket of the host is closed. */
     Future<HostMailbox> attachSocket(AgentClaims claims, HostKey key, String agentVersion, AgentSocket socket) {
+        if (verification.answeredUnknown(key)) {
+            return unlessUnknown(key, () -> attachSocket(claims, key, agentVersion, socket));
+        }
         long now = System.nanoTime();
         boolean[] created = {false};
         while (true) {
@@ -134,6 +146,9 @@ final class AgentDirectory {
                 if (mailbox.removed) {
                     created[0] = false;
                     continue;
+                }
+                if (created[0]) {
+                    verification.attached(mailbox, false, now);
                 }
                 previous = mailbox.socket;
                 mailbox.socket = socket;
@@ -287,6 +302,72 @@ final class AgentDirectory {
             waiter.complete(List.of(event));
         } else if (socket != null) {
             socket.push(event);
+        }
+    }
+
+    /**
+     * Asks the service about the attached hosts due ({@link HostVerification}) and evicts the ones it has not had for
+     * long enough: a held poll is answered 404, a websocket told and closed. No presence event: the service has no
+     * such host.
+     */
+    Future<Integer> verifyHosts() {
+        return verification.verify(mailboxes.values(), System.nanoTime()).map(evicted -> {
+            for (HostMailbox mailbox : evicted) {
+                PollWaiter waiter;
+                AgentSocket socket;
+                synchronized (mailbox) {
+                    waiter = mailbox.waiter;
+                    socket = mailbox.socket;
+                    mailbox.waiter = null;
+                    mailbox.socket = null;
+                    mailbox.pending = null;
+                }
+                mailboxes.remove(mailbox.key, mailbox);
+                if (socket != null) {
+                    metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
+                    sockets.decrementAndGet();
+                    socket.hostUnknown();
+                }
+                if (waiter != null) {
+                    metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
+                    waiter.hostUnknown();
+                }
+            }
+            return evicted.size();
+        });
+    }
+
+    /**
+     * A host answered 404 here made contact: asked about again; {@link HostUnknown} when the service still does not
+     * have it, else {@code contact} goes on as for any host.
+     */
+    Future<HostMailbox> unlessUnknown(HostKey key, java.util.function.Supplier<Future<HostMailbox>> contact) {
+        return verification.stillUnknown(key).compose(unknown -> {
+            if (unknown) {
+                metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
+                return Future.failedFuture(new HostUnknown(key));
+            }
+            return contact.get();
+        });
+    }
+
+    /** Whether a step reply of the host may be published: false (404) for a host the service still does not have. */
+    Future<Boolean> mayReply(HostKey key) {
+        if (!verification.answeredUnknown(key)) {
+            return Future.succeededFuture(true);
+        }
+        return verification.stillUnknown(key).map(unknown -> {
+            if (unknown) {
+                metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
+            }
+            return !unknown;
+        });
+    }
+
+    /** The service does not have this host: it is answered 404. */
+    static final class HostUnknown extends RuntimeException {
+        HostUnknown(HostKey key) {
+            super("host " + key.hostId() + " not found", null, false, false);
         }
     }
 

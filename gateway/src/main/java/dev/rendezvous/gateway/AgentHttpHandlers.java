@@ -93,6 +93,10 @@ final class AgentHttpHandlers {
         HostKey key = new HostKey(claims.infraEnvId(), hostId);
         String version = AgentInput.agentVersion(ctx.request().getHeader(AGENT_VERSION_HEADER));
         directory.httpContact(claims, key, version, AgentPresence.LONG_POLL).onComplete(contact -> {
+            if (contact.failed() && contact.cause() instanceof AgentDirectory.HostUnknown unknown) {
+                HttpReplies.error(ctx, 404, unknown.getMessage());
+                return;
+            }
             if (contact.failed()) {
                 metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
                 HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
@@ -123,15 +127,22 @@ final class AgentHttpHandlers {
             badRequest(ctx, claims, ctx.pathParam("host_id"), e.getMessage());
             return;
         }
-        events.reply(claims, hostId, reply).onComplete(published -> {
-            if (published.failed()) {
-                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
-                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+        HostKey key = new HostKey(claims.infraEnvId(), hostId);
+        directory.mayReply(key).onComplete(allowed -> {
+            if (allowed.succeeded() && !allowed.result()) {
+                HttpReplies.error(ctx, 404, "host " + hostId + " not found");
                 return;
             }
-            metrics.replyReceived(reply.stepType());
-            directory.contactIfAttached(new HostKey(claims.infraEnvId(), hostId), AgentPresence.HTTP);
-            ctx.response().setStatusCode(204).end();
+            events.reply(claims, hostId, reply).onComplete(published -> {
+                if (published.failed()) {
+                    metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                    HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                    return;
+                }
+                metrics.replyReceived(reply.stepType());
+                directory.contactIfAttached(key, AgentPresence.HTTP);
+                ctx.response().setStatusCode(204).end();
+            });
         });
     }
 
@@ -259,6 +270,19 @@ final class AgentHttpHandlers {
                     done.set(true);
                     ctx.vertx().cancelTimer(timer);
                 }
+            });
+        }
+
+        @Override
+        public void hostUnknown() {
+            if (!done.compareAndSet(false, true)) {
+                return;
+            }
+            context.runOnContext(v -> {
+                if (timer >= 0) {
+                    ctx.vertx().cancelTimer(timer);
+                }
+                HttpReplies.error(ctx, 404, "host " + mailbox.key.hostId() + " not found");
             });
         }
 

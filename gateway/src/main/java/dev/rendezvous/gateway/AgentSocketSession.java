@@ -105,6 +105,15 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
         context.runOnContext(v -> close(SocketMessages.CLOSE_REPLACED, "replaced by a newer connection of this host"));
     }
 
+    @Override
+    public void hostUnknown() {
+        context.runOnContext(v -> {
+            mailbox = null; // evicted: nothing to detach
+            sendError(SocketMessages.HOST_UNKNOWN, "host " + key.hostId() + " not found", false, null);
+            close(SocketMessages.CLOSE_HOST_UNKNOWN, "host not found");
+        });
+    }
+
     private void onFrame(WebSocketFrame frame) {
         if (frame.isText() || frame.isBinary()) {
             assembling = Buffer.buffer();
@@ -218,6 +227,11 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
                 if (closing) {
                     directory.detachSocket(mailbox, this);
                 }
+                return;
+            }
+            if (attached.cause() instanceof AgentDirectory.HostUnknown unknown) {
+                sendError(SocketMessages.HOST_UNKNOWN, unknown.getMessage(), false, null);
+                close(SocketMessages.CLOSE_HOST_UNKNOWN, "host not found");
                 return;
             }
             metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);

@@ -38,6 +38,7 @@ public final class Gateway {
     private final RejectionLog rejections;
     private final AgentHttpHandlers http;
     private final Pacing pacing = new Pacing();
+    private final HostVerification verification;
     private BusConsumer stepsReader;
     private long sweeper = -1;
 
@@ -46,7 +47,8 @@ public final class Gateway {
         this.config = config;
         this.metrics = new GatewayMetrics(registry);
         this.events = new GatewayEvents(publisher, metrics, config.gatewayId());
-        this.directory = new AgentDirectory(events, metrics, config);
+        this.verification = new HostVerification(pacing, config.hostRecheck());
+        this.directory = new AgentDirectory(events, metrics, config, verification);
         this.rejections = new RejectionLog(events, config);
         this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections, pacing);
     }
@@ -77,7 +79,10 @@ public final class Gateway {
             return gateway.stepsReader;
         }).compose(reader -> Future.fromCompletionStage(reader.started())).map(v -> {
             long period = Math.max(1000, Math.min(config.httpPresenceGrace().toMillis() / 4, 10_000));
-            gateway.sweeper = vertx.setPeriodic(period, id -> gateway.directory.sweep());
+            gateway.sweeper = vertx.setPeriodic(period, id -> {
+                gateway.directory.sweep();
+                gateway.directory.verifyHosts();
+            });
             LOG.info("gateway {} started: {}", config.gatewayId(), config);
             return gateway;
         });
@@ -101,6 +106,16 @@ public final class Gateway {
 
     TokenCheck tokenCheck() {
         return tokenCheck;
+    }
+
+    /** Attached hosts are confirmed registered with {@code check} (see {@link HostCheck}); unknown ones get 404. */
+    public void hostCheck(HostCheck check) {
+        verification.check(check);
+    }
+
+    /** Asks about the attached hosts due now, as the periodic sweep does; completes with how many were evicted. */
+    Future<Integer> verifyHosts() {
+        return directory.verifyHosts();
     }
 
     /** Installer progress is checked with {@code check} before it is published (see {@link ProgressCheck}). */

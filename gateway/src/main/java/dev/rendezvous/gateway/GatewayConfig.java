@@ -33,6 +33,9 @@ import java.util.function.Function;
  * @param agentImage             {@code agent_version} put into {@code next_step_cmd_request}; empty = the
  *                               registering agent's own version
  * @param kafkaBootstrap         Kafka bootstrap servers for the standalone verticle ({@code RDV_KAFKA_BOOTSTRAP})
+ * @param hostRecheck            how often an attached host is confirmed registered with the service
+ *                               ({@code RDV_GATEWAY_HOST_RECHECK_SECONDS}), and how long it must have been missing,
+ *                               while the service keeps up, before it is answered 404
  */
 public record GatewayConfig(
         byte[] agentTokenSecret,
@@ -50,7 +53,8 @@ public record GatewayConfig(
         int retryAfterSeconds,
         int registrationRetrySeconds,
         String agentImage,
-        String kafkaBootstrap) {
+        String kafkaBootstrap,
+        Duration hostRecheck) {
 
     public static final int DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
     public static final int MIN_SECRET_BYTES = 16;
@@ -64,6 +68,7 @@ public record GatewayConfig(
         requirePositive(maxBodyBytes, "max body bytes");
         requirePositive(heartbeat.toMillis(), "heartbeat");
         requirePositive(maxQueuedMessages, "max queued messages");
+        requirePositive(hostRecheck.toMillis(), "host recheck");
         if (longPollDefault.compareTo(longPollMax) > 0) {
             throw new IllegalArgumentException("long poll default hold exceeds the maximum");
         }
@@ -118,31 +123,38 @@ public record GatewayConfig(
                 intOf(values, "RDV_GATEWAY_RETRY_AFTER_SECONDS", 5),
                 intOf(values, "RDV_GATEWAY_REGISTRATION_RETRY_SECONDS", 60),
                 get.apply("RDV_AGENT_IMAGE"),
-                or(get.apply("RDV_KAFKA_BOOTSTRAP"), "127.0.0.1:9092"));
+                or(get.apply("RDV_KAFKA_BOOTSTRAP"), "127.0.0.1:9092"),
+                Duration.ofSeconds(intOf(values, "RDV_GATEWAY_HOST_RECHECK_SECONDS", 30)));
     }
 
     public GatewayConfig withPort(int newPort) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, newPort, maxBodyBytes, heartbeat, longPollDefault,
                 longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
-                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap);
+                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap, hostRecheck);
     }
 
     public GatewayConfig withKafkaBootstrap(String bootstrap) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, port, maxBodyBytes, heartbeat, longPollDefault,
                 longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
-                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, bootstrap);
+                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, bootstrap, hostRecheck);
     }
 
     public GatewayConfig withHeartbeat(Duration newHeartbeat) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, port, maxBodyBytes, newHeartbeat, longPollDefault,
                 longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
-                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap);
+                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap, hostRecheck);
     }
 
     public GatewayConfig withMaxBodyBytes(int newMax) {
         return new GatewayConfig(agentTokenSecret, gatewayId, host, port, newMax, heartbeat, longPollDefault,
                 longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
-                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap);
+                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap, hostRecheck);
+    }
+
+    public GatewayConfig withHostRecheck(Duration recheck) {
+        return new GatewayConfig(agentTokenSecret, gatewayId, host, port, maxBodyBytes, heartbeat, longPollDefault,
+                longPollMax, idleNextInstructionSeconds, httpPresenceGrace, checkInInterval,
+                maxQueuedMessages, retryAfterSeconds, registrationRetrySeconds, agentImage, kafkaBootstrap, recheck);
     }
 
     /** The secret is a key: a copy, so nobody mutates ours. */
@@ -159,7 +171,7 @@ public record GatewayConfig(
                 + longPollMax + ", idleNextInstructionSeconds=" + idleNextInstructionSeconds + ", httpPresenceGrace="
                 + httpPresenceGrace + ", checkInInterval=" + checkInInterval + ", maxQueuedMessages=" + maxQueuedMessages + ", retryAfterSeconds=" + retryAfterSeconds
                 + ", registrationRetrySeconds=" + registrationRetrySeconds + ", agentImage=" + agentImage
-                + ", kafkaBootstrap=" + kafkaBootstrap + ", agentTokenSecret=<hidden>]";
+                + ", kafkaBootstrap=" + kafkaBootstrap + ", hostRecheck=" + hostRecheck + ", agentTokenSecret=<hidden>]";
     }
 
     private static String or(String value, String fallback) {

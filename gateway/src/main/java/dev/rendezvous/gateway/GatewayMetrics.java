@@ -35,6 +35,8 @@ public final class GatewayMetrics {
     public static final String REASON_UNSUPPORTED_VERSION = "unsupported-version";
     public static final String REASON_SLOW_CONSUMER = "slow-consumer";
     public static final String REASON_BUS_UNAVAILABLE = "bus-unavailable";
+    /** A host the service does not have (deleted, or never registered) answered 404. */
+    public static final String REASON_HOST_UNKNOWN = "host-unknown";
     /** A plan waiting for a poll was replaced by a newer one before the host saw it. */
     public static final String REASON_STALE_STEPS = "plan-superseded";
 

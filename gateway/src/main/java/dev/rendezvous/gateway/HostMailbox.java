@@ -23,6 +23,12 @@ final class HostMailbox {
     /** False while only a registration has been seen here: the first poll or socket then needs no presence event. */
     boolean claimed;
     boolean removed;
+    /** When the service last had the host (a registration here counts): re-asked every {@code host_recheck}. */
+    long verifiedNanos;
+    /** When the service was first found without the host since it last had it; -1 while it has it. */
+    long absentSinceNanos = -1;
+    /** A question about the host is on its way to the service. */
+    boolean verifying;
 
     HostMailbox(HostKey key, AgentClaims claims, long nowNanos) {
         this.key = key;
@@ -37,10 +43,16 @@ final class HostMailbox {
 
         /** A newer connection of the same host took over: close this one. */
         void replaced();
+
+        /** The service does not have the host (deleted, or never registered): tell the agent and close. */
+        void hostUnknown();
     }
 
     /** A GET instructions being held. {@code complete} answers it (once; later calls are ignored). */
     interface PollWaiter {
         void complete(java.util.List<BusEvent> stepsEvents);
+
+        /** The service does not have the host: answer 404 (once, instead of steps). */
+        void hostUnknown();
     }
 }

@@ -23,12 +23,15 @@ final class SocketMessages {
     static final String FRAME_TOO_LARGE = "frame-too-large";
     static final String BUS_UNAVAILABLE = "bus-unavailable";
     static final String ALREADY_WELCOMED = "already-welcomed";
+    static final String HOST_UNKNOWN = "host-unknown";
 
     /** Close codes. */
     static final short CLOSE_PROTOCOL_ERROR = 1002;
     static final short CLOSE_GOING_AWAY = 1001;
     static final short CLOSE_TRY_AGAIN_LATER = 1013;
     static final short CLOSE_REPLACED = 4000;
+    /** The service does not have the host (deleted, or never registered): upstream's 404. */
+    static final short CLOSE_HOST_UNKNOWN = 4404;
 
     private SocketMessages() {
     }

@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  * One agent's life with the gateway: register (retrying with back-off), then hold the websocket and run
  * the steps it brings, or — when the upgrade is refused (404, 426, connection refused) in {@code auto}
  * mode, or in {@code http} mode — poll for steps over upstream's HTTP API. Reconnects with jittered
- * exponential back-off; a poll answered 404 (host unknown) registers again. Ends when the gateway says
- * {@code post_step_action: exit} or on {@link #stop()}.
+ * exponential back-off. A poll answered 404, or a websocket closed with {@code host-unknown}, means the service does
+ * not have the host (deleted): the agent then stops asking and waits, as upstream's freezes, until it is stopped (a
+ * reboot into discovery registers the host again). Ends when the gateway says {@code post_step_action: exit} or on
+ * {@link #stop()}.
  *
  * <p>Replies: each finished step is sent at once (steps run concurrently, as upstream); a successful
  * reply identical to the last delivered one of its type is dropped ({@link ReplyCache}); over the
@@ -61,6 +63,8 @@ public final class HostAgent {
   private boolean polling;
   private long pollingSince;
   private boolean stopped;
+  /** The service does not have the host: nothing more is asked (stopped is set too), until {@link #stop()}. */
+  private boolean frozen;
   private final java.util.Set<Long> timers = new java.util.HashSet<>();
 
   public HostAgent(
@@ -107,6 +111,11 @@ public final class HostAgent {
 
   public boolean polling() {
     return polling;
+  }
+
+  /** True once the service said it does not have this host: the agent waits idle until stopped. */
+  public boolean frozen() {
+    return frozen;
   }
 
   // ---------------------------------------------------------------- registration and transport choice
@@ -192,6 +201,7 @@ public final class HostAgent {
     }
     switch (end) {
       case EXIT -> finish("post_step_action exit");
+      case HOST_UNKNOWN -> freeze();
       case UNSUPPORTED_VERSION -> {
         if (config.transport() == TransportMode.AUTO) {
           LOG.warn("gateway speaks no websocket protocol version of ours; falling back to HTTP long-poll");
@@ -300,9 +310,7 @@ public final class HostAgent {
       if (ar.failed()) {
         cache.clear();
         if (ar.cause() instanceof GatewayException g && g.status() == 404) {
-          LOG.warn("gateway does not know host {} any more; registering again", hostId);
-          polling = false;
-          register();
+          freeze();
           return;
         }
         long delay = backoff.nextDelayMs();
@@ -415,8 +423,22 @@ public final class HostAgent {
     timers.add(id[0]);
   }
 
-  private void finish(String why) {
+  /** Upstream's "404 -> freeze forever": the deleted host's agent stops asking, so the deletion holds. */
+  private void freeze() {
     if (stopped) {
+      return;
+    }
+    stopped = true;
+    frozen = true;
+    polling = false;
+    timers.forEach(vertx::cancelTimer);
+    timers.clear();
+    LOG.warn("the service does not have host {} (deleted?); waiting idle until stopped (reboot to discover it again)",
+        hostId);
+  }
+
+  private void finish(String why) {
+    if (stopped && !frozen) {
       return;
     }
     stopped = true;

@@ -23,7 +23,11 @@ final class WebSocketSession {
   private static final Logger LOG = LoggerFactory.getLogger(WebSocketSession.class);
   static final long WELCOME_TIMEOUT_MS = 10_000;
 
-  enum End { CLOSED, EXIT, UNSUPPORTED_VERSION }
+  /** How a session ended; {@code HOST_UNKNOWN}: the service does not have the host (error or close code 4404). */
+  enum End { CLOSED, EXIT, UNSUPPORTED_VERSION, HOST_UNKNOWN }
+
+  /** The gateway's close code for a host the service does not have (upstream's 404). */
+  static final int CLOSE_HOST_UNKNOWN = 4404;
 
   enum Send { SENT, TOO_LARGE, NOT_OPEN }
 
@@ -148,6 +152,8 @@ final class WebSocketSession {
       stats.errorsReceived.increment();
       if ("unsupported-version".equals(e.code())) {
         endReason = End.UNSUPPORTED_VERSION;
+      } else if ("host-unknown".equals(e.code())) {
+        endReason = End.HOST_UNKNOWN;
       }
       listener.error(this, e);
     } else if (msg instanceof WsMessage.Unknown u) {
@@ -183,6 +189,10 @@ final class WebSocketSession {
 
   private void onClosed() {
     closed = true;
+    Short code = ws.closeStatusCode();
+    if (code != null && code == CLOSE_HOST_UNKNOWN) {
+      endReason = End.HOST_UNKNOWN;
+    }
     vertx.cancelTimer(timer);
     end.tryComplete(endReason);
   }

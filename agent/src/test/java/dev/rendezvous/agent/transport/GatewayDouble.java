@@ -182,6 +182,18 @@ public final class GatewayDouble implements AutoCloseable {
     });
   }
 
+  /** Closes a host's websocket with {@code code}, as the real gateway does (4404) for a host the service lost. */
+  public void closeSocket(String hostId, short code, String reason) {
+    vertx.runOnContext(v -> {
+      synchronized (this) {
+        ServerWebSocket ws = sockets.remove(hostId);
+        if (ws != null) {
+          ws.close(code, reason);
+        }
+      }
+    });
+  }
+
   /** Drops every websocket without a close handshake, as a crashed gateway instance. */
   public void dropConnections() {
     vertx.runOnContext(v -> {

@@ -265,11 +265,37 @@ class HostAgentTest {
   }
 
   @Test
-  void registersAgainWhenAPollAnswers404() throws Exception {
-    startAgent("http");
+  void stopsAskingWhenAPollAnswers404AsUpstreamsAgentFreezes() throws Exception {
+    HostAgent agent = startAgent("http");
     gateway.await("a poll", 5000, g -> g.polls() >= 1);
-    gateway.forgetHosts();
-    gateway.await("second registration", 6000, g -> g.registrations().size() == 2);
+    gateway.forgetHosts(); // as a deleted host: the next poll answers 404
+    long deadline = System.currentTimeMillis() + 5000;
+    while (!agent.frozen() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(agent.frozen(), "a 404 for its host freezes the agent");
+    int polls = gateway.polls();
+    Thread.sleep(2500); // long polls of 1 s, back-off from 100 ms: several would have come
+    assertEquals(polls, gateway.polls(), "no poll after the 404");
+    assertEquals(1, gateway.registrations().size(), "the deleted host does not register again");
+    assertFalse(agents.get(0).isComplete(), "frozen, not ended");
+    agent.stop().toCompletionStage().toCompletableFuture().get(5, TimeUnit.SECONDS);
+  }
+
+  @Test
+  void stopsAskingWhenTheWebsocketIsClosedAsHostUnknown() throws Exception {
+    HostAgent agent = startAgent("websocket");
+    gateway.await("websocket session", 5000, g -> g.connected(HOST));
+    int upgrades = gateway.websocketUpgrades();
+    gateway.closeSocket(HOST, (short) 4404, "host not found");
+    long deadline = System.currentTimeMillis() + 5000;
+    while (!agent.frozen() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(agent.frozen(), "close code 4404 freezes the agent");
+    Thread.sleep(1500);
+    assertEquals(upgrades, gateway.websocketUpgrades(), "no reconnect after host-unknown");
+    assertEquals(1, gateway.registrations().size());
   }
 
   @Test

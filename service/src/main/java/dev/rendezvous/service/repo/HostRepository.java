@@ -141,6 +141,30 @@ public final class HostRepository {
         });
   }
 
+  /** A host of an infra-env. */
+  public record HostRef(UUID infraEnvId, UUID hostId) {}
+
+  /** Which of {@code hosts} are registered: one query (on the primary key) for a gateway's batch of attached hosts. */
+  public static Future<java.util.Set<HostRef>> registered(SqlClient db, List<HostRef> hosts) {
+    if (hosts.isEmpty()) {
+      return Future.succeededFuture(java.util.Set.of());
+    }
+    UUID[] ids = new UUID[hosts.size()];
+    UUID[] infraEnvs = new UUID[hosts.size()];
+    for (int i = 0; i < hosts.size(); i++) {
+      ids[i] = hosts.get(i).hostId();
+      infraEnvs[i] = hosts.get(i).infraEnvId();
+    }
+    return db.preparedQuery("SELECT h.infra_env_id, h.id FROM unnest($1::uuid[], $2::uuid[]) AS k(id, infra_env_id)"
+            + " JOIN hosts h ON h.id = k.id AND h.infra_env_id = k.infra_env_id")
+        .execute(Tuple.tuple().addArrayOfUUID(ids).addArrayOfUUID(infraEnvs))
+        .map(rs -> {
+          java.util.Set<HostRef> found = new java.util.HashSet<>();
+          rs.forEach(r -> found.add(new HostRef(r.getUUID(0), r.getUUID(1))));
+          return found;
+        });
+  }
+
   public static Future<Boolean> delete(SqlClient db, UUID infraEnvId, UUID id) {
     return db.preparedQuery("DELETE FROM hosts WHERE id = $1 AND infra_env_id = $2")
         .execute(Tuple.of(id, infraEnvId))
