@@ -8,7 +8,6 @@ import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.ClusterTransition;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
-import dev.rendezvous.service.domain.host.HostStatus;
 import dev.rendezvous.service.domain.planning.StepIdGenerator;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
@@ -21,9 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,25 +70,10 @@ public final class Brain {
   private final BrainStore store;
   private final Lanes lanes;
   private final BrainRules rules;
-  /** Parsed state per key, reused while its row versions hold. Touched on the key's lane context only. */
-  private final Map<WorkKey, Loaded> cache = new ConcurrentHashMap<>();
-  /**
-   * When this instance last wrote each cached key (a sequence, not a clock): the monitor's version check reads the
-   * rows while units commit, and a key written since that read began only looks changed by someone else.
-   */
-  private final java.util.concurrent.atomic.AtomicLong writeSequence = new java.util.concurrent.atomic.AtomicLong();
-  private final Map<WorkKey, Long> lastWrite = new ConcurrentHashMap<>();
-  /** Which key a host's work runs under (cluster, else infra-env), learnt from loads. */
-  private final Map<HostKey, WorkKey> hostKeys = new ConcurrentHashMap<>();
-  /** Check-ins written but not yet folded into the cache (they do not wait in the lanes). */
-  private final CheckIns checkIns = new CheckIns();
-  /**
-   * Finished keys (an installed cluster whose hosts are all installed) kept out of the cache, with their rows'
-   * versions when parked: nothing clock-driven is left for them, so the monitor leaves them alone until those change.
-   * A fleet's installed sites then cost no memory in the brain.
-   */
-  private final Map<WorkKey, BrainStore.Versions> parked = new ConcurrentHashMap<>();
+  /** Parsed state per key, parked keys, host routing and check-ins not folded in yet. */
+  private final BrainCache cache = new BrainCache();
   private final EventRouting routing;
+  private final BrainPresence presence;
   private final PlanPublisher publisher;
   private volatile Listener listener = (k, e, h, s) -> { };
   private volatile PreparationRequests preparations = (c, at) -> { };
@@ -119,7 +101,8 @@ public final class Brain {
     this.lanes = new Lanes(vertx, lanes);
     this.rules = new BrainRules(config, StepIdGenerator.random());
     this.disconnection = config.timeouts().hostDisconnection();
-    this.routing = new EventRouting(store, rules, hostKeys);
+    this.routing = new EventRouting(store, rules, cache.hostKeys());
+    this.presence = new BrainPresence(this, routing, store, cache);
     this.publisher = new PlanPublisher(producer);
     this.fullRefreshes = new KeyDebouncer(vertx);
     this.targetsPasses = new KeyDebouncer(vertx);
@@ -171,19 +154,11 @@ public final class Brain {
   /** Forgets every cached key (e.g. when this instance's partitions changed). */
   public void clearCache() {
     cache.clear();
-    lastWrite.clear();
-    checkIns.clear(); // a load reads them from the rows
-    parked.clear();
-  }
-
-  /** Marks the key as written by this instance now; see {@link #dropStale}. */
-  private void wrote(WorkKey key) {
-    lastWrite.put(key, writeSequence.incrementAndGet());
   }
 
   /** A mark to take before reading the rows' versions for {@link #dropStale}. */
   long writeMark() {
-    return writeSequence.get();
+    return cache.writeMark();
   }
 
   // ----------------------------------------------------------------------------------------- key lookup
@@ -262,7 +237,7 @@ public final class Brain {
       }
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
-        keep(key, base.withUnitFindings(w.planFloor(), w.clusterViewIfUnchanged()));
+        cache.keep(key, base.withUnitFindings(w.planFloor(), w.clusterViewIfUnchanged()));
         return Future.succeededFuture(Result.NOTHING_TO_DO);
       }
       if (w.tenant() == null) {
@@ -274,11 +249,7 @@ public final class Brain {
           committedUnits.increment();
           committedUnitEvents.add(eventIds.size());
           Loaded after = w.committed();
-          cache.put(key, after);
-          parked.remove(key);
-          wrote(key);
-          // the hosts this unit wrote (new ones among them); the others were routed here when their rows were read
-          w.writes().keySet().forEach(id -> hostKeys.put(HostKey.of(after.hosts().get(id).snapshot()), key));
+          cache.committed(key, after, w.writes().keySet());
           Future<Void> published = publisher.publish(w);
           String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
           listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
@@ -297,7 +268,7 @@ public final class Brain {
         }
         case REPLAY -> Future.succeededFuture(Result.REPLAYED);
         case STALE -> {
-          cache.remove(key);
+          cache.forget(key);
           if (n >= MAX_ATTEMPTS) {
             yield Future.failedFuture(new IllegalStateException(key + " kept changing under " + n + " attempts"));
           }
@@ -310,48 +281,9 @@ public final class Brain {
       // cluster read again on every retry kept an event loop busy for seconds each time. Other failures drop it; a
       // commit that landed unbeknown is caught by the row versions either way.
       if (!(e instanceof HostUpdateRejected) && !dev.rendezvous.service.db.DatabaseUnavailable.is(e)) {
-        cache.remove(key);
+        cache.forget(key);
       }
     });
-  }
-
-  /**
-   * A key a unit read and left unchanged: cached (the next unit need not read it again), or parked when finished.
-   * Before, such a key was read again by every monitor pass (an installed 1,000-host cluster after a restart).
-   */
-  private void keep(WorkKey key, Loaded base) {
-    Loaded cached = cache.get(key);
-    if (cached == base) {
-      return;
-    }
-    if (cached != null && cached.sameRowsAs(base)) {
-      cache.put(key, base); // only the plan floor moved: nothing read or written
-      return;
-    }
-    if (finished(base)) {
-      cache.remove(key);
-      parked.put(key, BrainStore.Versions.of(base));
-      wrote(key);
-    } else {
-      cache.put(key, base);
-      parked.remove(key);
-      wrote(key); // read in this lane after the monitor's last version read began: not someone else's write
-    }
-  }
-
-  /** An installed cluster whose hosts are all installed: no rule of the domain runs on a clock for it any more. */
-  static boolean finished(Loaded l) {
-    if (l.cluster() == null || l.cluster().context().status() != dev.rendezvous.service.domain.cluster.ClusterStatus.INSTALLED
-        || l.hosts().isEmpty()) {
-      return false;
-    }
-    for (HostRecord r : l.hosts().values()) {
-      HostStatus s = r.snapshot().status();
-      if (s != HostStatus.INSTALLED && s != HostStatus.ADDED_TO_EXISTING_CLUSTER) {
-        return false;
-      }
-    }
-    return true;
   }
 
   /** Host refreshes (validations and state machine) this instance's brain ran: a counter of its domain work. */
@@ -374,32 +306,23 @@ public final class Brain {
 
   /** Hosts held in the cache (a gauge: the brain's memory grows with these, not with parked or idle keys). */
   public double cachedHosts() {
-    long n = 0;
-    for (Loaded l : cache.values()) {
-      n += l.hostCount();
-    }
-    return n;
+    return cache.hostCount();
   }
 
   /** Finished keys kept out of the cache (a gauge). */
   public double parkedKeys() {
-    return parked.size();
+    return cache.parkedCount();
   }
 
   /** Whether the key is parked (finished and out of the cache). */
   boolean parked(WorkKey key) {
-    return parked.containsKey(key);
+    return cache.parked(key);
   }
 
   /** Parks a cached finished key, in its lane (a unit running there may still be writing it). */
   private void park(WorkKey key) {
     lanes.submit(key, () -> {
-      Loaded l = cache.get(key);
-      if (l != null && finished(l) && checkIns.latest(key) == null) {
-        cache.remove(key);
-        parked.put(key, BrainStore.Versions.of(l));
-        wrote(key);
-      }
+      cache.parkIfFinished(key);
       return Future.succeededFuture();
     });
   }
@@ -433,34 +356,22 @@ public final class Brain {
 
   /** The key's state with the check-ins written since folded in (on the key's lane). */
   private Future<Loaded> loaded(WorkKey key) {
-    Loaded c = cache.get(key);
-    if (c != null) {
-      Loaded folded = checkIns.foldInto(c);
-      if (folded != c) {
-        cache.put(key, folded);
-      }
-      return Future.succeededFuture(folded);
-    }
-    return store.load(key).map(l -> {
-      l.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
-      return checkIns.foldInto(l);
-    });
+    return cache.load(key, store);
   }
 
   /** The cached host, if its key is cached. */
   Optional<HostSnapshot> cachedHost(WorkKey key, UUID hostId) {
-    Loaded l = cache.get(key);
-    return l == null ? Optional.empty() : Optional.ofNullable(l.hosts().get(hostId)).map(HostRecord::snapshot);
+    return cache.cachedHost(key, hostId);
   }
 
   /** Drops a key from the cache so its next unit reads the rows again. */
   void forget(WorkKey key) {
-    cache.remove(key);
+    cache.forget(key);
   }
 
   /** A host moved to another key (bind, unbind): its next unit looks its key up again. */
   void hostMoved(UUID infraEnvId, UUID hostId) {
-    hostKeys.remove(new HostKey(infraEnvId, hostId));
+    cache.hostMoved(infraEnvId, hostId);
   }
 
 
@@ -501,70 +412,9 @@ public final class Brain {
     });
   }
 
-  /**
-   * Presence. Check-ins move checked_in_at (no row version bump: not a state change), all of a batch's in one
-   * statement and outside the keys' lanes, so a busy cluster's units never hold them back; the keys' next units fold
-   * them in ({@link CheckIns}). A disconnected host is then refreshed at once; a (re)connection also re-plans and
-   * pushes the host's steps, as it may have missed some. A disconnection is decided by the monitor's timeout, not
-   * by one event.
-   */
+  /** Presence events: see {@link BrainPresence}. */
   Future<Void> presence(List<BusEvent> events) {
-    List<BusEvent> live = new ArrayList<>();
-    List<Future<Optional<WorkKey>>> keys = new ArrayList<>();
-    for (BusEvent e : events) {
-      if (e.payload() instanceof AgentPresence p && uuid(e.hostId()) != null && uuid(e.infraEnvId()) != null
-          && !AgentPresence.DISCONNECTED.equals(p.state())) {
-        live.add(e);
-        keys.add(routing.keyFor(e));
-      }
-    }
-    if (live.isEmpty()) {
-      return Future.succeededFuture();
-    }
-    return Future.all(keys).compose(v -> {
-      Map<UUID, BrainStore.CheckIn> latest = new java.util.HashMap<>();
-      Map<UUID, WorkKey> keyOf = new java.util.HashMap<>();
-      for (int i = 0; i < live.size(); i++) {
-        Optional<WorkKey> k = keys.get(i).result();
-        if (k.isEmpty()) {
-          continue; // the host or its infra-env is gone
-        }
-        BusEvent e = live.get(i);
-        UUID hostId = uuid(e.hostId());
-        Instant at = micros(e.occurredAt());
-        keyOf.put(hostId, k.get());
-        latest.merge(hostId, new BrainStore.CheckIn(hostId, uuid(e.infraEnvId()), at, at.getEpochSecond()),
-            (a, b) -> a.at().isAfter(b.at()) ? a : b);
-      }
-      return store.touch(latest.values()).compose(moved -> {
-        for (UUID hostId : moved) {
-          WorkKey key = keyOf.get(hostId);
-          // no wrote(key): a check-in moves no version, and marking it kept the monitor from ever cross-checking a key
-          // whose hosts poll every few seconds
-          checkIns.record(key, hostId, latest.get(hostId).at());
-        }
-        List<Future<?>> runs = new ArrayList<>();
-        java.util.Set<UUID> refreshed = new java.util.HashSet<>();
-        for (int i = 0; i < live.size(); i++) {
-          BusEvent e = live.get(i);
-          UUID hostId = uuid(e.hostId());
-          WorkKey key = keyOf.get(hostId);
-          if (key == null) {
-            continue;
-          }
-          if (AgentPresence.CONNECTED.equals(((AgentPresence) e.payload()).state())) {
-            runs.add(run(key, e.eventId(), w -> {
-              w.forcePush(hostId);
-              rules.settle(w, List.of(hostId));
-            }));
-          } else if (moved.contains(hostId) && refreshed.add(hostId) && cachedHost(key, hostId).map(h ->
-              h.status() == HostStatus.DISCONNECTED || h.status() == HostStatus.DISCONNECTED_UNBOUND).orElse(false)) {
-            runs.add(run(key, null, w -> rules.settle(w, List.of(hostId))));
-          }
-        }
-        return Future.all(runs).mapEmpty();
-      });
-    });
+    return presence.handle(events);
   }
 
   /**
@@ -644,42 +494,13 @@ public final class Brain {
     return run(key, null, w -> {
       // a key read afresh (a new cluster, another writer's rows) or without hosts is settled whole: the cluster's own
       // rules may not have run on what was read (a new cluster moves on to pending-for-input that way)
-      boolean whole = full || !cache.containsKey(key) || w.hostIds().isEmpty();
-      List<UUID> scope = whole ? w.hostIds() : clockDriven(w, intervalMillis);
+      boolean whole = full || !cache.contains(key) || w.hostIds().isEmpty();
+      List<UUID> scope = whole ? w.hostIds() : RestingKeys.clockDriven(w, intervalMillis, disconnection);
       if (whole || !scope.isEmpty()) {
         rules.settle(w, scope);
       }
     });
   }
-
-  /** The hosts a clock may move within the interval: all of them unless the key rests (see {@link #needsMonitor}). */
-  private List<UUID> clockDriven(Work w, long intervalMillis) {
-    if (w.cluster() != null && !RESTING_CLUSTERS.contains(w.cluster().status())) {
-      return w.hostIds();
-    }
-    Instant soon = w.now.plusMillis(intervalMillis);
-    List<UUID> out = new ArrayList<>();
-    for (UUID id : w.hostIds()) {
-      HostSnapshot h = w.host(id);
-      if (!RESTING_HOSTS.contains(h.status())) {
-        return w.hostIds();
-      }
-      boolean quiet = h.status() == HostStatus.DISCONNECTED || h.status() == HostStatus.DISCONNECTED_UNBOUND;
-      if (!quiet && (h.checkedInAt() == null || !soon.isBefore(h.checkedInAt().plus(disconnection)))) {
-        out.add(id);
-      }
-    }
-    return out;
-  }
-
-  private static final java.util.Set<HostStatus> RESTING_HOSTS = java.util.EnumSet.of(HostStatus.DISCOVERING,
-      HostStatus.KNOWN, HostStatus.INSUFFICIENT, HostStatus.PENDING_FOR_INPUT, HostStatus.DISCONNECTED,
-      HostStatus.DISCOVERING_UNBOUND, HostStatus.KNOWN_UNBOUND, HostStatus.INSUFFICIENT_UNBOUND,
-      HostStatus.DISCONNECTED_UNBOUND, HostStatus.INSTALLED, HostStatus.ADDED_TO_EXISTING_CLUSTER);
-  private static final java.util.Set<dev.rendezvous.service.domain.cluster.ClusterStatus> RESTING_CLUSTERS = java.util.EnumSet.of(
-      dev.rendezvous.service.domain.cluster.ClusterStatus.INSUFFICIENT, dev.rendezvous.service.domain.cluster.ClusterStatus.READY,
-      dev.rendezvous.service.domain.cluster.ClusterStatus.PENDING_FOR_INPUT, dev.rendezvous.service.domain.cluster.ClusterStatus.INSTALLED,
-      dev.rendezvous.service.domain.cluster.ClusterStatus.ADDING_HOSTS);
 
   /**
    * Whether a monitor pass has anything to do for the key: not cached (read it), a cluster or host in a state
@@ -689,50 +510,18 @@ public final class Brain {
   boolean needsMonitor(WorkKey key, Instant now, long intervalMillis) {
     Loaded l = cache.get(key);
     if (l == null) {
-      return !parked.containsKey(key);
+      return !cache.parked(key);
     }
-    if (finished(l)) {
+    if (BrainCache.finished(l)) {
       park(key);
       return false;
     }
-    if (l.cluster() != null && !RESTING_CLUSTERS.contains(l.cluster().context().status())) {
-      return true;
-    }
-    Instant soon = now.plusMillis(intervalMillis);
-    for (HostRecord r : l.hosts().values()) {
-      HostSnapshot h = r.snapshot();
-      if (!RESTING_HOSTS.contains(h.status())) {
-        return true;
-      }
-      boolean quiet = h.status() == HostStatus.DISCONNECTED || h.status() == HostStatus.DISCONNECTED_UNBOUND;
-      Instant in = h.checkedInAt();
-      Instant recorded = checkIns.of(key, h.id());
-      if (recorded != null && (in == null || recorded.isAfter(in))) {
-        in = recorded;
-      }
-      if (!quiet && (in == null || !soon.isBefore(in.plus(disconnection)))) {
-        return true;
-      }
-      PushMark m = publisher.last(h);
-      if (m == null || !soon.isBefore(m.pushedAt().plusSeconds(PushRules.SHORTEST_PLAN_SECONDS))) {
-        return true;
-      }
-    }
-    return false;
+    return RestingKeys.needsPass(key, l, now, intervalMillis, disconnection, cache.checkIns(), publisher::last);
   }
 
   /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */
   void dropStale(Map<WorkKey, BrainStore.Versions> current, long mark) {
-    // a parked key whose rows changed (or are gone) is read again; one parked since the versions were read is kept
-    parked.entrySet().removeIf(p -> lastWrite.getOrDefault(p.getKey(), 0L) <= mark
-        && !p.getValue().sameAs(current.get(p.getKey())));
-    for (WorkKey k : List.copyOf(cache.keySet())) {
-      if (lastWrite.getOrDefault(k, 0L) > mark) {
-        continue; // written here after the versions were read: the rows read may be older than the cache
-      }
-      BrainStore.Versions v = current.get(k);
-      cache.computeIfPresent(k, (key, l) -> v != null && v.matches(l) ? l : null);
-    }
+    cache.dropStale(current, mark);
   }
 
   // -------------------------------------------------------------------------------------------- steps out
