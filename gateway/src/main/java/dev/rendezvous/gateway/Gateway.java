@@ -78,7 +78,9 @@ public final class Gateway {
                     .start();
             return gateway.stepsReader;
         }).compose(reader -> Future.fromCompletionStage(reader.started())).map(v -> {
-            long period = Math.max(1000, Math.min(config.httpPresenceGrace().toMillis() / 4, 10_000));
+            // a sweep both drops silent HTTP hosts and asks about attached ones: often enough for either window
+            long period = Math.max(1000, Math.min(Math.min(config.httpPresenceGrace().toMillis() / 4,
+                    config.hostRecheck().toMillis() / 2), 10_000));
             gateway.sweeper = vertx.setPeriodic(period, id -> {
                 gateway.directory.sweep();
                 gateway.directory.verifyHosts();

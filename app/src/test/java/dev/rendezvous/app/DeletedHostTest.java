@@ -1,0 +1,89 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A host the service does not have gets upstream's 404 from the gateway of the whole program: one the user deleted,
+ * and one that never registered; a registration lifts it. The gateway confirms its hosts against the hosts table every
+ * second here ({@code gateway-host-recheck-seconds=1}; 30 s by default).
+ */
+class DeletedHostTest {
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+  @TempDir
+  Path dataDir;
+
+  private static HttpResponse<String> agentCall(int port, String method, String path, String token, String body)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+        .timeout(Duration.ofSeconds(20)).header("X-Secret-Key", token)
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+    if (body != null) {
+      b.header("Content-Type", "application/json");
+    }
+    return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The status of a GET, for polling conditions. */
+  private static int getStatus(int port, String path, String token) {
+    try {
+      return agentCall(port, "GET", path, token, null).statusCode();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Test
+  void deletedAndUnknownHostsAreAnswered404AndARegistrationLiftsIt() throws Exception {
+    try (Rendezvous system = TestSystem.start(dataDir, Map.of("gateway-host-recheck-seconds", "1"))) {
+      int port = system.config().apiPort();
+      Api api = new Api(port, Files.readString(system.adminTokenFile()).strip());
+      String clusterId = api.post("/clusters", Api.cluster("deleted-host")).json().getString("id");
+      String infraEnvId = api.post("/infra-envs", Api.infraEnv("deleted-host-ie", clusterId)).json().getString("id");
+      String token = system.agentToken(infraEnvId, clusterId);
+      String hosts = Api.BASE + "/infra-envs/" + infraEnvId + "/hosts";
+      String host = UUID.randomUUID().toString();
+      String stranger = UUID.randomUUID().toString();
+      String registration = new JsonObject().put("host_id", host).put("discovery_agent_version", "test").encode();
+
+      assertEquals(201, agentCall(port, "POST", hosts, token, registration).statusCode());
+      Await.until("the host's row", Duration.ofSeconds(20),
+          () -> api.get("/infra-envs/" + infraEnvId + "/hosts/" + host).status() == 200);
+      String poll = hosts + "/" + host + "/instructions?wait_seconds=0";
+      String strangerPoll = hosts + "/" + stranger + "/instructions?wait_seconds=0";
+      assertEquals(200, agentCall(port, "GET", poll, token, null).statusCode());
+      assertEquals(200, agentCall(port, "GET", strangerPoll, token, null).statusCode(), "no verdict before a check");
+
+      Await.until("a host never registered answered 404", Duration.ofSeconds(20),
+          () -> getStatus(port, strangerPoll, token) == 404);
+      assertEquals(200, agentCall(port, "GET", poll, token, null).statusCode(), "a registered host stays");
+
+      assertEquals(204, api.delete("/infra-envs/" + infraEnvId + "/hosts/" + host).status());
+      Await.until("the deleted host answered 404", Duration.ofSeconds(20),
+          () -> getStatus(port, poll, token) == 404);
+      HttpResponse<String> reply = agentCall(port, "POST", hosts + "/" + host + "/instructions", token,
+          "{\"step_id\":\"inventory-0001\",\"step_type\":\"inventory\",\"exit_code\":0,\"output\":\"{}\"}");
+      assertEquals(404, reply.statusCode(), reply.body());
+      assertEquals("404", new JsonObject(reply.body()).getString("code"));
+
+      // booted into discovery again, the host registers: it is a host again
+      assertEquals(201, agentCall(port, "POST", hosts, token, registration).statusCode());
+      assertEquals(200, agentCall(port, "GET", poll, token, null).statusCode());
+      Await.until("the host's row again", Duration.ofSeconds(20),
+          () -> api.get("/infra-envs/" + infraEnvId + "/hosts/" + host).status() == 200);
+    }
+  }
+}
