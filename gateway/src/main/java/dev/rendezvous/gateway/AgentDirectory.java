@@ -103,8 +103,12 @@ final class AgentDirectory {
      */
     Future<HostMailbox> httpContact(AgentClaims claims, HostKey key, String agentVersion, String transport) {
         if (verification.answeredUnknown(key)) {
-            return unlessUnknown(key, () -> httpContact(claims, key, agentVersion, transport));
+            return unlessUnknown(key, () -> httpContactNow(claims, key, agentVersion, transport));
         }
+        return httpContactNow(claims, key, agentVersion, transport);
+    }
+
+    private Future<HostMailbox> httpContactNow(AgentClaims claims, HostKey key, String agentVersion, String transport) {
         long now = System.nanoTime();
         boolean[] created = {false};
         while (true) {
@@ -130,8 +134,12 @@ final class AgentDirectory {
     /** A websocket said hello: it becomes the host's delivery path; an older socket of the host is closed. */
     Future<HostMailbox> attachSocket(AgentClaims claims, HostKey key, String agentVersion, AgentSocket socket) {
         if (verification.answeredUnknown(key)) {
-            return unlessUnknown(key, () -> attachSocket(claims, key, agentVersion, socket));
+            return unlessUnknown(key, () -> attachSocketNow(claims, key, agentVersion, socket));
         }
+        return attachSocketNow(claims, key, agentVersion, socket);
+    }
+
+    private Future<HostMailbox> attachSocketNow(AgentClaims claims, HostKey key, String agentVersion, AgentSocket socket) {
         long now = System.nanoTime();
         boolean[] created = {false};
         while (true) {
@@ -339,7 +347,7 @@ final class AgentDirectory {
 
     /**
      * A host answered 404 here made contact: asked about again; {@link HostUnknown} when the service still does not
-     * have it, else {@code contact} goes on as for any host.
+     * have it, else {@code contact} goes on as for any host (also when the service cannot tell: no verdict).
      */
     Future<HostMailbox> unlessUnknown(HostKey key, java.util.function.Supplier<Future<HostMailbox>> contact) {
         return verification.stillUnknown(key).compose(unknown -> {

@@ -159,6 +159,9 @@ class GatewayHostCheckTest {
         databaseDown = false;
         assertEquals(1, await(verticle.gateway().verifyHosts()), "missing for a recheck since the service caught up");
         assertEquals(404, poll(infraEnv, host, token).statusCode());
+
+        databaseDown = true;
+        assertEquals(200, poll(infraEnv, host, token).statusCode(), "asked again, no answer: no verdict, served");
     }
 
     @Test
