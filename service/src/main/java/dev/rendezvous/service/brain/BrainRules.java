@@ -14,7 +14,6 @@ import dev.rendezvous.service.domain.cluster.MachineNetworks;
 import dev.rendezvous.service.domain.host.HostLogs;
 import dev.rendezvous.service.domain.cluster.MajorityGroups;
 import dev.rendezvous.service.domain.cluster.RoleAssigner;
-import dev.rendezvous.service.domain.host.DiskEligibility;
 import dev.rendezvous.service.domain.host.HostEvent;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
@@ -25,7 +24,6 @@ import dev.rendezvous.service.domain.host.Inventory;
 import dev.rendezvous.service.domain.planning.InvalidStepOutputException;
 import dev.rendezvous.service.domain.planning.NextStepPlanner;
 import dev.rendezvous.service.domain.planning.StepIdGenerator;
-import dev.rendezvous.service.domain.planning.StepOutputs;
 import dev.rendezvous.service.domain.planning.StepType;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -66,6 +64,7 @@ final class BrainRules {
   private final RoleAssigner roles;
   private final PushRules pushes;
   private final InstallOrchestrator installer;
+  private final StepOutputStore outputs;
 
   BrainRules(DomainConfig config, StepIdGenerator ids) {
     this.config = config;
@@ -74,6 +73,7 @@ final class BrainRules {
     this.roles = new RoleAssigner(config);
     this.pushes = new PushRules(new NextStepPlanner(config, ids));
     this.installer = new InstallOrchestrator(config);
+    this.outputs = new StepOutputStore(config, hostMachine);
   }
 
   // ------------------------------------------------------------------------------------- registration
@@ -130,7 +130,7 @@ final class BrainRules {
     }
     HostSnapshot before = w.host(hostId);
     try {
-      store(w, before, type.orElse(null), exitCode, output, error);
+      outputs.store(w, before, type.orElse(null), exitCode, output, error);
     } catch (InvalidStepOutputException e) {
       String name = before.nameForMessages();
       w.event(DomainEventFactory.host(before, "host_step_reply_invalid", EventSeverity.WARNING, "Host " + name
@@ -142,122 +142,6 @@ final class BrainRules {
       w.put(w.host(hostId).toBuilder().mediaDisconnected(false).build()); // media is back
     }
     w.refresh(hostId); // the others read the new aggregates at the key's next full refresh
-  }
-
-  /** Stores one reply's output; true when other hosts' validations depend on it (inventory, connectivity). */
-  private boolean store(Work w, HostSnapshot h, StepType type, int exitCode, String output, String error) {
-    if (type == null) {
-      return false;
-    }
-    if (exitCode != 0 && type == StepType.INSTALL) {
-      if (exitCode == 125 && error != null && error.contains("container name assisted-installer is already in use")) {
-        return false; // the installer is already running: not a failure
-      }
-      String reason = "installation command failed" + (error == null || error.isBlank() ? "" : ": " + error.strip());
-      w.apply(h.id(), hostMachine.apply(h, w.cluster(), new HostEvent.InstallationFailed(reason), w.now));
-      return false;
-    }
-    boolean processedOnFailure = type == StepType.CONTAINER_IMAGE_AVAILABILITY || type == StepType.INSTALLATION_DISK_SPEED_CHECK
-        || type == StepType.TANG_CONNECTIVITY_CHECK;
-    if (exitCode != 0 && !processedOnFailure) {
-      return false;
-    }
-    HostSnapshot.Builder b = h.toBuilder();
-    switch (type) {
-      case INVENTORY -> {
-        Inventory parsed = StepOutputs.inventory(output);
-        // the same inventory again (an idle host's periodic one) keeps the one held: nothing it feeds moves
-        boolean same = parsed.equals(h.inventory());
-        Inventory inv = same ? h.inventory() : parsed;
-        b.inventory(inv);
-        if (!same) {
-          w.sent.inventory(h.id(), parsed, output);
-        }
-        chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
-        w.put(b.build());
-        if (!Inventory.sameAddresses(inv, h.inventory())) {
-          w.connectivityInputsChanged = true; // the groups read an inventory's addresses only
-        }
-        return !same;
-      }
-      case CONNECTIVITY_CHECK -> {
-        dev.rendezvous.service.domain.host.ConnectivityReport report = StepOutputs.connectivity(output);
-        w.put(b.connectivity(report).build());
-        w.sent.connectivity(h.id(), report, output);
-        if (!dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(report, h.connectivity())) {
-          w.connectivityInputsChanged = true; // the majority groups may move; new times alone do not move them
-        }
-        return true;
-      }
-      case NTP_SYNCHRONIZER -> b.ntpSources(StepOutputs.ntp(output).ntpSources());
-      case DOMAIN_RESOLUTION -> b.domainResolutions(StepOutputs.domainResolution(output));
-      case API_VIP_CONNECTIVITY_CHECK -> b.apiVipConnectivity(StepOutputs.apiVipConnectivity(output));
-      case TANG_CONNECTIVITY_CHECK -> b.tangConnectivity(StepOutputs.tangConnectivity(output));
-      case CONTAINER_IMAGE_AVAILABILITY -> {
-        if (output == null || output.isBlank()) {
-          return false; // a concurrent run's empty answer
-        }
-        Map<String, StepOutputs.ImageAvailability> byName = new LinkedHashMap<>();
-        h.imagesStatus().forEach(i -> byName.put(i.name(), i));
-        StepOutputs.imageAvailability(output).images().forEach(i -> byName.put(i.name(), i));
-        b.imagesStatus(List.copyOf(byName.values()));
-      }
-      case INSTALLATION_DISK_SPEED_CHECK -> {
-        if (output == null || output.isBlank()) {
-          return false;
-        }
-        StepOutputs.DiskSpeedResponse r = StepOutputs.diskSpeed(output);
-        String path = r.path() == null || r.path().isEmpty() ? h.installationDiskPath() : r.path();
-        Map<String, HostSnapshot.DiskSpeed> speeds = new LinkedHashMap<>(h.diskSpeeds());
-        speeds.put(path, new HostSnapshot.DiskSpeed(true, exitCode, r.ioSyncDuration()));
-        b.diskSpeeds(speeds);
-        long threshold = speedThresholdMs(w, h);
-        if (exitCode == 0 && r.ioSyncDuration() > threshold) {
-          w.event(DomainEventFactory.host(h, "disk_speed_slower_than_supported", EventSeverity.WARNING, "Host "
-              + h.nameForMessages() + ": the installation disk " + path + " is slower than supported (fdatasync "
-              + r.ioSyncDuration() + " ms, threshold " + threshold + " ms)"));
-        }
-      }
-      case FREE_NETWORK_ADDRESSES -> {
-        w.putRecord(w.record(h.id()).withOtherResult("free_addresses", validJson(output, "free_addresses")));
-        return false;
-      }
-      default -> {
-        return false;
-      }
-    }
-    w.put(b.build());
-    return false;
-  }
-
-  private static String validJson(String output, String what) {
-    try {
-      StepOutputs.JSON.readTree(output == null ? "" : output);
-      if (output == null || output.isBlank()) {
-        throw new InvalidStepOutputException(what, "output is empty", null);
-      }
-      return output;
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new InvalidStepOutputException(what, "not valid JSON: " + e.getOriginalMessage(), e);
-    }
-  }
-
-  private long speedThresholdMs(Work w, HostSnapshot h) {
-    ClusterContext c = w.cluster();
-    return config.hardware().forRole(h.effectiveRole(), c != null && c.singleNode(),
-        c == null ? null : c.openshiftVersion(), null).installationDiskSpeedThresholdMs();
-  }
-
-  /** Upstream re-picks the install disk on a new inventory when the current one is unset or gone. */
-  private Optional<Inventory.Disk> chooseInstallationDisk(Work w, HostSnapshot h, Inventory inv) {
-    if (h.installationDiskId() != null && inv.diskById(h.installationDiskId()).isPresent()) {
-      return Optional.empty();
-    }
-    ClusterContext c = w.cluster();
-    long min = c == null ? config.hardware().smallestDiskRole().diskSizeGb()
-        : config.hardware().forRole(h.effectiveRole(), c.singleNode(), c.openshiftVersion(), null).diskSizeGb();
-    String arch = c != null ? c.cpuArchitecture() : inv.cpu() == null ? null : inv.cpu().architecture();
-    return DiskEligibility.chooseInstallationDisk(inv, min, c == null ? null : c.openshiftVersion(), arch);
   }
 
   /** The agent was heard from at {@code at}: it is checked in, and its clock is about then. */
