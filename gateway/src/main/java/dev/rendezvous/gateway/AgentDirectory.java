@@ -71,6 +71,7 @@ final class AgentDirectory {
             });
             synchronized (mailbox) {
                 if (mailbox.removed) {
+                    mailboxes.remove(key, mailbox); // on its way out: a removed mailbox is never kept
                     continue;
                 }
                 mailbox.claims = claims;
@@ -119,6 +120,7 @@ final class AgentDirectory {
             String presence;
             synchronized (mailbox) {
                 if (mailbox.removed) {
+                    mailboxes.remove(key, mailbox); // on its way out: a removed mailbox is never kept
                     created[0] = false;
                     continue;
                 }
@@ -152,6 +154,7 @@ final class AgentDirectory {
             boolean announce;
             synchronized (mailbox) {
                 if (mailbox.removed) {
+                    mailboxes.remove(key, mailbox); // on its way out: a removed mailbox is never kept
                     created[0] = false;
                     continue;
                 }
@@ -227,20 +230,31 @@ final class AgentDirectory {
     /**
      * A GET instructions: pending steps (merged, in order) when there are some, else an empty list and
      * {@code waiter} is parked until steps come or {@link #cancelPoll} takes it back. {@code hold} false
-     * never parks.
+     * never parks. Null when the host left the directory since its contact: {@code waiter} was answered already.
      */
     List<BusEvent> poll(HostMailbox mailbox, PollWaiter waiter, boolean hold) {
         PollWaiter previous = null;
         List<BusEvent> ready;
+        boolean gone;
         synchronized (mailbox) {
             ready = drain(mailbox);
-            if (ready.isEmpty() && hold && !mailbox.removed) {
+            gone = mailbox.removed;
+            if (ready.isEmpty() && hold && !gone) {
                 previous = mailbox.waiter;
                 mailbox.waiter = waiter;
             }
         }
         if (previous != null) {
             previous.complete(List.of());
+        }
+        if (gone && ready.isEmpty() && hold) {
+            // left the directory since the contact (evicted, or silent past its window): answered now, never parked
+            if (verification.answeredUnknown(mailbox.key)) {
+                waiter.hostUnknown();
+            } else {
+                waiter.complete(List.of());
+            }
+            return null;
         }
         return ready;
     }
@@ -319,30 +333,30 @@ final class AgentDirectory {
      * such host.
      */
     Future<Integer> verifyHosts() {
-        return verification.verify(mailboxes.values(), System.nanoTime()).map(evicted -> {
-            for (HostMailbox mailbox : evicted) {
-                PollWaiter waiter;
-                AgentSocket socket;
-                synchronized (mailbox) {
-                    waiter = mailbox.waiter;
-                    socket = mailbox.socket;
-                    mailbox.waiter = null;
-                    mailbox.socket = null;
-                    mailbox.pending = null;
-                }
-                mailboxes.remove(mailbox.key, mailbox);
-                if (socket != null) {
-                    metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
-                    sockets.decrementAndGet();
-                    socket.hostUnknown();
-                }
-                if (waiter != null) {
-                    metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
-                    waiter.hostUnknown();
-                }
-            }
-            return evicted.size();
-        });
+        return verification.verify(mailboxes.values(), System.nanoTime(), this::evict);
+    }
+
+    /** A host the service has not had for long enough (already marked removed and unknown): out, and told. */
+    private void evict(HostMailbox mailbox) {
+        PollWaiter waiter;
+        AgentSocket socket;
+        synchronized (mailbox) {
+            waiter = mailbox.waiter;
+            socket = mailbox.socket;
+            mailbox.waiter = null;
+            mailbox.socket = null;
+            mailbox.pending = null;
+        }
+        mailboxes.remove(mailbox.key, mailbox);
+        if (socket != null) {
+            metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
+            sockets.decrementAndGet();
+            socket.hostUnknown();
+        }
+        if (waiter != null) {
+            metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
+            waiter.hostUnknown();
+        }
     }
 
     /**
@@ -350,7 +364,7 @@ final class AgentDirectory {
      * have it, else {@code contact} goes on as for any host (also when the service cannot tell: no verdict).
      */
     Future<HostMailbox> unlessUnknown(HostKey key, java.util.function.Supplier<Future<HostMailbox>> contact) {
-        return verification.stillUnknown(key).compose(unknown -> {
+        return onCaller(verification.stillUnknown(key)).compose(unknown -> {
             if (unknown) {
                 metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
                 return Future.failedFuture(new HostUnknown(key));
@@ -364,12 +378,23 @@ final class AgentDirectory {
         if (!verification.answeredUnknown(key)) {
             return Future.succeededFuture(true);
         }
-        return verification.stillUnknown(key).map(unknown -> {
+        return onCaller(verification.stillUnknown(key)).map(unknown -> {
             if (unknown) {
                 metrics.rejected(GatewayMetrics.REASON_HOST_UNKNOWN);
             }
             return !unknown;
         });
+    }
+
+    /** The answer handed back on the caller's context (the service's answers come on the database client's). */
+    private static <T> Future<T> onCaller(Future<T> answer) {
+        io.vertx.core.Context caller = io.vertx.core.Vertx.currentContext();
+        if (caller == null) {
+            return answer;
+        }
+        io.vertx.core.Promise<T> here = io.vertx.core.Promise.promise();
+        answer.onComplete(ar -> caller.runOnContext(v -> here.handle(ar)));
+        return here.future();
     }
 
     /** The service does not have this host: it is answered 404. */

@@ -107,6 +107,9 @@ final class AgentHttpHandlers {
             }
             HeldPoll poll = new HeldPoll(ctx, contact.result());
             List<BusEvent> ready = directory.poll(contact.result(), poll, !hold.isZero());
+            if (ready == null) {
+                return; // answered already: the host left the directory meanwhile
+            }
             if (!ready.isEmpty() || hold.isZero()) {
                 poll.complete(ready);
                 return;

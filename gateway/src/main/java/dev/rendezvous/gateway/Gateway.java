@@ -47,7 +47,7 @@ public final class Gateway {
         this.config = config;
         this.metrics = new GatewayMetrics(registry);
         this.events = new GatewayEvents(publisher, metrics, config.gatewayId());
-        this.verification = new HostVerification(pacing, config.hostRecheck());
+        this.verification = new HostVerification(vertx, pacing, config.hostRecheck());
         this.directory = new AgentDirectory(events, metrics, config, verification);
         this.rejections = new RejectionLog(events, config);
         this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections, pacing);
@@ -113,6 +113,13 @@ public final class Gateway {
     /** Attached hosts are confirmed registered with {@code check} (see {@link HostCheck}); unknown ones get 404. */
     public void hostCheck(HostCheck check) {
         verification.check(check);
+    }
+
+    /** Tests drive the sweeps themselves: no periodic one from now on. */
+    void stopSweeping() {
+        if (sweeper >= 0) {
+            vertx.cancelTimer(sweeper);
+        }
     }
 
     /** Asks about the attached hosts due now, as the periodic sweep does; completes with how many were evicted. */
