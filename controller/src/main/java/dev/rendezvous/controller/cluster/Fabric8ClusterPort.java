@@ -12,8 +12,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.NodeAddress;
-import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -32,10 +30,7 @@ import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
 import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesStatus;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
 import io.fabric8.openshift.api.model.config.v1.Proxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,7 +41,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -135,13 +129,13 @@ public final class Fabric8ClusterPort implements ClusterPort {
 
   @Override
   public CompletableFuture<Void> start() {
-    nodes = follow("nodes", client.nodes().runnableInformer(0), Fabric8ClusterPort::toNode);
+    nodes = follow("nodes", client.nodes().runnableInformer(0), KubeObjectViews::toNode);
     csrs = follow("certificatesigningrequests", client.certificates().v1().certificateSigningRequests()
-        .runnableInformer(0), Fabric8ClusterPort::toCsr);
+        .runnableInformer(0), KubeObjectViews::toCsr);
     operators = follow("clusteroperators", client.resources(ClusterOperator.class).runnableInformer(0),
-        Fabric8ClusterPort::toOperator);
+        KubeObjectViews::toOperator);
     versions = follow("clusterversions", client.resources(ClusterVersion.class).runnableInformer(0),
-        Fabric8ClusterPort::toVersion);
+        KubeObjectViews::toVersion);
     ingressCa = follow("configmap " + INGRESS_CM_NAMESPACE + "/" + INGRESS_CM_NAME,
         client.configMaps().inNamespace(INGRESS_CM_NAMESPACE).withName(INGRESS_CM_NAME).runnableInformer(0),
         cm -> cm.getData() == null ? null : cm.getData().get("ca-bundle.crt"));
@@ -241,125 +235,36 @@ public final class Fabric8ClusterPort implements ClusterPort {
 
   @Override
   public List<Views.Node> nodes() {
-    return nodes.getStore().list().stream().map(Fabric8ClusterPort::toNode)
+    return nodes.getStore().list().stream().map(KubeObjectViews::toNode)
         .sorted(Comparator.comparing(Views.Node::name)).toList();
   }
 
   @Override
   public List<Views.Csr> csrs() {
-    return csrs.getStore().list().stream().map(Fabric8ClusterPort::toCsr)
+    return csrs.getStore().list().stream().map(KubeObjectViews::toCsr)
         .sorted(Comparator.comparing(Views.Csr::name)).toList();
   }
 
   @Override
   public Optional<Views.ClusterOperator> clusterOperator(String name) {
-    return Optional.ofNullable(operators.getStore().getByKey(name)).map(Fabric8ClusterPort::toOperator);
+    return Optional.ofNullable(operators.getStore().getByKey(name)).map(KubeObjectViews::toOperator);
   }
 
   @Override
   public List<Views.ClusterOperator> clusterOperators() {
-    return operators.getStore().list().stream().map(Fabric8ClusterPort::toOperator)
+    return operators.getStore().list().stream().map(KubeObjectViews::toOperator)
         .sorted(Comparator.comparing(Views.ClusterOperator::name)).toList();
   }
 
   @Override
   public Optional<Views.ClusterVersion> clusterVersion() {
-    return Optional.ofNullable(versions.getStore().getByKey("version")).map(Fabric8ClusterPort::toVersion);
+    return Optional.ofNullable(versions.getStore().getByKey("version")).map(KubeObjectViews::toVersion);
   }
 
   @Override
   public Optional<String> ingressCaBundle() {
     ConfigMap cm = ingressCa.getStore().getByKey(INGRESS_CM_NAMESPACE + "/" + INGRESS_CM_NAME);
     return Optional.ofNullable(cm).map(ConfigMap::getData).map(d -> d.get("ca-bundle.crt")).filter(s -> !s.isBlank());
-  }
-
-  static Views.Node toNode(Node n) {
-    List<String> ips = new ArrayList<>();
-    boolean ready = false;
-    boolean tainted = false;
-    String uuid = null;
-    if (n.getStatus() != null) {
-      for (NodeAddress a : n.getStatus().getAddresses()) {
-        if ("InternalIP".equals(a.getType()) && a.getAddress() != null) {
-          ips.add(a.getAddress());
-        }
-      }
-      for (NodeCondition c : n.getStatus().getConditions()) {
-        if ("Ready".equals(c.getType())) {
-          ready = "True".equals(c.getStatus());
-        }
-      }
-      if (n.getStatus().getNodeInfo() != null) {
-        uuid = n.getStatus().getNodeInfo().getSystemUUID();
-      }
-    }
-    if (n.getSpec() != null && n.getSpec().getTaints() != null) {
-      tainted = n.getSpec().getTaints().stream().anyMatch(t -> UNINITIALIZED_TAINT.equals(t.getKey()));
-    }
-    Map<String, String> labels = n.getMetadata().getLabels() == null ? Map.of() : n.getMetadata().getLabels();
-    return new Views.Node(n.getMetadata().getName(), ips, ready, labels, tainted, uuid);
-  }
-
-  static Views.Csr toCsr(CertificateSigningRequest c) {
-    boolean approved = false;
-    boolean denied = false;
-    boolean failed = false;
-    if (c.getStatus() != null) {
-      for (CertificateSigningRequestCondition cond : c.getStatus().getConditions()) {
-        boolean on = !"False".equals(cond.getStatus());
-        switch (String.valueOf(cond.getType())) {
-          case "Approved" -> approved |= on;
-          case "Denied" -> denied |= on;
-          case "Failed" -> failed |= on;
-          default -> { }
-        }
-      }
-    }
-    String signer = c.getSpec() == null ? null : c.getSpec().getSignerName();
-    String user = c.getSpec() == null ? null : c.getSpec().getUsername();
-    CsrSubject subject = CsrSubject.fromSpecRequest(c.getSpec() == null ? null : c.getSpec().getRequest());
-    return new Views.Csr(c.getMetadata().getName(), signer, user, subject.commonName(), subject.organizations(),
-        approved, denied, failed);
-  }
-
-  static Views.ClusterOperator toOperator(ClusterOperator co) {
-    List<Views.Condition> conditions = new ArrayList<>();
-    String version = "";
-    ClusterOperatorStatus s = co.getStatus();
-    if (s != null) {
-      for (ClusterOperatorStatusCondition c : s.getConditions()) {
-        conditions.add(new Views.Condition(c.getType(), c.getStatus(), c.getMessage() == null ? "" : c.getMessage()));
-      }
-      if (s.getVersions() != null && !s.getVersions().isEmpty() && s.getVersions().get(0).getVersion() != null) {
-        version = s.getVersions().get(0).getVersion();
-      }
-    }
-    return new Views.ClusterOperator(co.getMetadata().getName(), conditions, version);
-  }
-
-  static Views.ClusterVersion toVersion(ClusterVersion cv) {
-    List<Views.Condition> conditions = new ArrayList<>();
-    String desired = "";
-    var enabled = new HashSet<String>();
-    var known = new HashSet<String>();
-    if (cv.getStatus() != null) {
-      for (ClusterOperatorStatusCondition c : cv.getStatus().getConditions()) {
-        conditions.add(new Views.Condition(c.getType(), c.getStatus(), c.getMessage() == null ? "" : c.getMessage()));
-      }
-      if (cv.getStatus().getDesired() != null && cv.getStatus().getDesired().getVersion() != null) {
-        desired = cv.getStatus().getDesired().getVersion();
-      }
-      ClusterVersionCapabilitiesStatus caps = cv.getStatus().getCapabilities();
-      if (caps != null) {
-        if (caps.getEnabledCapabilities() != null) {
-          enabled.addAll(caps.getEnabledCapabilities());
-        }
-        if (caps.getKnownCapabilities() != null) {
-          known.addAll(caps.getKnownCapabilities());
-        }
-      }
-    }
-    return new Views.ClusterVersion(conditions, desired, enabled, known);
   }
 
   // ---- writes and occasional reads ----------------------------------------------------------------------------
