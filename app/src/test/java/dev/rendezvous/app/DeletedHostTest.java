@@ -84,6 +84,31 @@ class DeletedHostTest {
       assertEquals(200, agentCall(port, "GET", poll, token, null).statusCode());
       Await.until("the host's row again", Duration.ofSeconds(20),
           () -> api.get("/infra-envs/" + infraEnvId + "/hosts/" + host).status() == 200);
+
+      // our own agent on a websocket: deleted, it is told (4404) and stops asking, as upstream's agent freezes
+      String agentHost = UUID.randomUUID().toString();
+      dev.rendezvous.agent.AgentConfig config = dev.rendezvous.agent.AgentConfig.parse(new String[] {
+          "--url", "http://127.0.0.1:" + port, "--infra-env-id", infraEnvId, "--dry-run", "--host-id", agentHost,
+          "--transport", "websocket"}, Map.of("RDV_AGENT_TOKEN", token));
+      dev.rendezvous.agent.AgentRuntime runtime = dev.rendezvous.agent.AgentRuntime.create(system.vertx(), config, 1);
+      try {
+        dev.rendezvous.agent.transport.HostAgent agent = runtime.dryRunAgent(config);
+        io.vertx.core.Future<Void> ended = agent.start();
+        Await.until("the agent's host discovered", Duration.ofSeconds(30), () -> {
+          Api.Reply r = api.get("/infra-envs/" + infraEnvId + "/hosts/" + agentHost);
+          return r.status() == 200 && r.json().getString("inventory") != null;
+        });
+        assertEquals(true, agent.websocketOpen());
+        assertEquals(204, api.delete("/infra-envs/" + infraEnvId + "/hosts/" + agentHost).status());
+        Await.until("the agent frozen", Duration.ofSeconds(20), agent::frozen);
+        assertEquals(false, agent.websocketOpen());
+        Thread.sleep(1500);
+        assertEquals(404, api.get("/infra-envs/" + infraEnvId + "/hosts/" + agentHost).status(),
+            "the deletion holds: the agent did not register again");
+        assertEquals(false, ended.isComplete(), "frozen, not ended");
+      } finally {
+        runtime.close();
+      }
     }
   }
 }
