@@ -302,15 +302,22 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     }
 
     private void publishReply(StepReplyReceived reply) {
-        events.reply(claims, key.hostId(), reply).onComplete(published -> {
-            if (published.succeeded()) {
-                metrics.replyReceived(reply.stepType());
-                send(AgentWire.write(new SocketMessages.Ack(reply.stepId())), null);
-            } else {
-                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
-                sendError(SocketMessages.BUS_UNAVAILABLE, "the event bus did not take the reply, resend it later", true,
-                        reply.stepId());
+        // as over HTTP: a host refused here before has its replies held until the service says it has the host
+        directory.mayReply(key).onComplete(allowed -> {
+            if (allowed.succeeded() && !allowed.result()) {
+                sendError(SocketMessages.HOST_UNKNOWN, "host " + key.hostId() + " not found", false, reply.stepId());
+                return;
             }
+            events.reply(claims, key.hostId(), reply).onComplete(published -> {
+                if (published.succeeded()) {
+                    metrics.replyReceived(reply.stepType());
+                    send(AgentWire.write(new SocketMessages.Ack(reply.stepId())), null);
+                } else {
+                    metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                    sendError(SocketMessages.BUS_UNAVAILABLE, "the event bus did not take the reply, resend it later",
+                            true, reply.stepId());
+                }
+            });
         });
     }
 

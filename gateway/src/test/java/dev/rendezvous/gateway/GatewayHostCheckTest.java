@@ -246,8 +246,14 @@ class GatewayHostCheckTest {
 
         TestBed.AgentSocket again = bed.open(verticle.actualPort(), infraEnv, host, token);
         again.hello();
+        // a reply sent at once, while the host is asked about again (twice, a second apart), is not published
+        String stepId = "inventory-" + newId().substring(0, 8);
+        again.send("{\"type\":\"step_reply\",\"reply\":{\"step_id\":\"" + stepId
+                + "\",\"step_type\":\"inventory\",\"exit_code\":0,\"output\":\"{}\"}}");
         assertEquals("host-unknown", again.next("error").path("code").asText());
         assertEquals((short) 4404, again.closed.get(10, TimeUnit.SECONDS));
         assertFalse(table.contains(new HostCheck.Host(infraEnv, host)));
+        Thread.sleep(500);
+        assertEquals(0, bed.countEvents(e -> host.equals(e.hostId()) && e.payload() instanceof StepReplyReceived));
     }
 }
