@@ -210,10 +210,16 @@ public final class Rendezvous implements AutoCloseable {
           dev.rendezvous.service.brain.Brain::parkedKeys)
           .description("Installed clusters the brain of this instance keeps out of memory until their rows change")
           .register(observability.registry());
-      // tokens issued under a regenerated signing key are refused at the edge too (other instances' within 10 s)
-      dev.rendezvous.service.auth.AgentOrUserAuth.followGenerations(vertx, pool, 10_000);
-      gateway.tokenCheck(claims -> dev.rendezvous.service.auth.AgentOrUserAuth.isCurrent(claims.infraEnvId(),
-          claims.generation()));
+      // tokens issued under a regenerated signing key are refused at the edge too, and a deleted infra-env's agents
+      // answered 404 (other instances' changes within 10 s)
+      dev.rendezvous.service.auth.InfraEnvTokenStates.follow(vertx, pool, 10_000);
+      gateway.tokenCheck(claims -> {
+        if (!dev.rendezvous.service.auth.InfraEnvTokenStates.isCurrent(claims.infraEnvId(), claims.generation())) {
+          return dev.rendezvous.gateway.TokenCheck.Verdict.KEY_REGENERATED;
+        }
+        return dev.rendezvous.service.auth.InfraEnvTokenStates.isDeleted(claims.infraEnvId())
+            ? dev.rendezvous.gateway.TokenCheck.Verdict.INFRA_ENV_DELETED : dev.rendezvous.gateway.TokenCheck.Verdict.CURRENT;
+      });
       // a host the service does not have (deleted, never registered) gets upstream's 404 instead of empty steps
       gateway.hostCheck(new RegisteredHosts(pool));
       // installer progress the state machine would refuse gets upstream's answer at the edge

@@ -111,4 +111,43 @@ class DeletedHostTest {
       }
     }
   }
+
+  @Test
+  void agentsOfADeletedInfraEnvAreAnswered404AtRegistration() throws Exception {
+    try (Rendezvous system = TestSystem.start(dataDir, Map.of())) {
+      int port = system.config().apiPort();
+      Api api = new Api(port, Files.readString(system.adminTokenFile()).strip());
+      String clusterId = api.post("/clusters", Api.cluster("deleted-ie")).json().getString("id");
+      String here = api.post("/infra-envs", Api.infraEnv("deleted-here", clusterId)).json().getString("id");
+      String elsewhere = api.post("/infra-envs", Api.infraEnv("deleted-elsewhere", clusterId)).json().getString("id");
+      String registration = new JsonObject().put("host_id", UUID.randomUUID().toString())
+          .put("discovery_agent_version", "test").encode();
+      String hereToken = system.agentToken(here, clusterId);
+      String elsewhereToken = system.agentToken(elsewhere, clusterId);
+      String elsewherePoll = Api.BASE + "/infra-envs/" + elsewhere + "/hosts/" + UUID.randomUUID()
+          + "/instructions?wait_seconds=0";
+      assertEquals(200, agentCall(port, "GET", elsewherePoll, elsewhereToken, null).statusCode(), "a live infra-env");
+
+      // deleted through this instance's API: refused at once
+      assertEquals(204, api.delete("/infra-envs/" + here).status());
+      HttpResponse<String> refused = agentCall(port, "POST", Api.BASE + "/infra-envs/" + here + "/hosts", hereToken,
+          registration);
+      assertEquals(404, refused.statusCode(), refused.body());
+      assertEquals("404", new JsonObject(refused.body()).getString("code"));
+      assertEquals(true, new JsonObject(refused.body()).getString("reason").contains(here), refused.body());
+
+      // deleted by another instance (its row gone under this one): refused once this instance has read the deletion
+      system.pool().preparedQuery("DELETE FROM infra_envs WHERE id = $1")
+          .execute(io.vertx.sqlclient.Tuple.of(UUID.fromString(elsewhere))).await(10, java.util.concurrent.TimeUnit.SECONDS);
+      Await.until("the other instance's deletion read", Duration.ofSeconds(30),
+          () -> getStatus(port, elsewherePoll, elsewhereToken) == 404);
+      assertEquals(404, agentCall(port, "POST", Api.BASE + "/infra-envs/" + elsewhere + "/hosts", elsewhereToken,
+          registration).statusCode());
+      Thread.sleep(1000); // a registration the gateway had taken would be a row by now
+      long rows = system.pool().preparedQuery("SELECT count(*) FROM hosts WHERE infra_env_id = ANY($1)")
+          .execute(io.vertx.sqlclient.Tuple.of(new UUID[] {UUID.fromString(here), UUID.fromString(elsewhere)}))
+          .await(10, java.util.concurrent.TimeUnit.SECONDS).iterator().next().getLong(0);
+      assertEquals(0, rows, "no host landed in a deleted infra-env");
+    }
+  }
 }

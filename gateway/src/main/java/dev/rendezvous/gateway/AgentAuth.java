@@ -8,7 +8,7 @@ import java.util.Optional;
 
 /**
  * Checks {@code X-Secret-Key} on every agent path before anything else is read: missing or invalid → 401,
- * a token of another infra-env than the path's → 403. The token itself is never logged. A security-policy
+ * a token of another infra-env than the path's → 403, of a deleted infra-env → 404. The token itself is never logged. A security-policy
  * handler, so Vert.x Web runs it before the body handler: nobody unauthenticated makes us buffer a body.
  */
 final class AgentAuth implements SecurityPolicyHandler {
@@ -42,9 +42,15 @@ final class AgentAuth implements SecurityPolicyHandler {
             HttpReplies.error(ctx, 401, "missing or invalid " + HEADER);
             return;
         }
-        if (!check.get().current(claims.get())) {
+        TokenCheck.Verdict verdict = check.get().check(claims.get());
+        if (verdict == TokenCheck.Verdict.KEY_REGENERATED) {
             metrics.rejected(GatewayMetrics.REASON_UNAUTHENTICATED);
             HttpReplies.error(ctx, 401, "the " + HEADER + " was issued under a signing key that has been regenerated");
+            return;
+        }
+        if (verdict == TokenCheck.Verdict.INFRA_ENV_DELETED) {
+            metrics.rejected(GatewayMetrics.REASON_INFRA_ENV_UNKNOWN);
+            HttpReplies.error(ctx, 404, "infra-env " + claims.get().infraEnvId() + " not found");
             return;
         }
         if (!claims.get().infraEnvId().equals(ctx.pathParam("infra_env_id"))) {

@@ -37,6 +37,8 @@ public final class GatewayMetrics {
     public static final String REASON_BUS_UNAVAILABLE = "bus-unavailable";
     /** A host the service does not have (deleted, or never registered) answered 404. */
     public static final String REASON_HOST_UNKNOWN = "host-unknown";
+    /** An agent of an infra-env the user deleted answered 404. */
+    public static final String REASON_INFRA_ENV_UNKNOWN = "infra-env-unknown";
     /** A plan waiting for a poll was replaced by a newer one before the host saw it. */
     public static final String REASON_STALE_STEPS = "plan-superseded";
 

@@ -135,6 +135,14 @@ public final class HostAgent {
         connect();
       } else {
         stats.registrationFailures.increment();
+        int status = ar.cause() instanceof GatewayException g ? g.status() : -1;
+        if (status == 404) {
+          // the infra-env was deleted: upstream's agent blocks forever here, asking again cannot change the answer
+          // (a reboot into discovery starts over). A refused token (401, 403) is still asked again, with backoff:
+          // an instance with another secret behind a load balancer is a misconfiguration that can be mended.
+          freeze("registration of " + hostId + " refused: " + ar.cause().getMessage());
+          return;
+        }
         long delay = backoff.nextDelayMs();
         LOG.warn("registration of {} failed ({}); retrying in {} ms", hostId, ar.cause().getMessage(), delay);
         later(delay, this::register);
@@ -201,7 +209,7 @@ public final class HostAgent {
     }
     switch (end) {
       case EXIT -> finish("post_step_action exit");
-      case HOST_UNKNOWN -> freeze();
+      case HOST_UNKNOWN -> freeze("the service does not have host " + hostId + " (deleted?)");
       case UNSUPPORTED_VERSION -> {
         if (config.transport() == TransportMode.AUTO) {
           LOG.warn("gateway speaks no websocket protocol version of ours; falling back to HTTP long-poll");
@@ -310,7 +318,7 @@ public final class HostAgent {
       if (ar.failed()) {
         cache.clear();
         if (ar.cause() instanceof GatewayException g && g.status() == 404) {
-          freeze();
+          freeze("the service does not have host " + hostId + " (deleted?)");
           return;
         }
         long delay = backoff.nextDelayMs();
@@ -423,8 +431,11 @@ public final class HostAgent {
     timers.add(id[0]);
   }
 
-  /** Upstream's "404 -> freeze forever": the deleted host's agent stops asking, so the deletion holds. */
-  private void freeze() {
+  /**
+   * Upstream's "404 -> freeze forever" (and its registration's "log and block forever"): the agent stops asking, so
+   * a deletion holds.
+   */
+  private void freeze(String why) {
     if (stopped) {
       return;
     }
@@ -433,8 +444,7 @@ public final class HostAgent {
     polling = false;
     timers.forEach(vertx::cancelTimer);
     timers.clear();
-    LOG.warn("the service does not have host {} (deleted?); waiting idle until stopped (reboot to discover it again)",
-        hostId);
+    LOG.warn("{}; waiting idle until stopped (reboot to discover the host again)", why);
   }
 
   private void finish(String why) {

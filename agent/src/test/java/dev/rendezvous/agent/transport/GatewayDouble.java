@@ -58,6 +58,8 @@ public final class GatewayDouble implements AutoCloseable {
 
   // state (guarded by this)
   private final Set<String> registered = new HashSet<>();
+  private boolean infraEnvDeleted;
+  private int refusedRequests;
   private final List<JsonNode> registrations = new ArrayList<>();
   private final List<Map<String, String>> registrationHeaders = new ArrayList<>();
   private final Map<String, ArrayDeque<Steps>> pending = new HashMap<>();
@@ -149,6 +151,12 @@ public final class GatewayDouble implements AutoCloseable {
     registered.clear();
   }
 
+  /** As for an infra-env the user deleted: registrations (and everything else of its agents) answer 404. */
+  public synchronized void deleteInfraEnv() {
+    registered.clear();
+    infraEnvDeleted = true;
+  }
+
   // ------------------------------------------------------------------ driving the agent
 
   /** Queues steps for a host: pushed at once on its websocket, or answered to its (parked) poll. */
@@ -236,6 +244,11 @@ public final class GatewayDouble implements AutoCloseable {
     return List.copyOf(logsStates);
   }
 
+  /** Requests answered 404 since {@link #deleteInfraEnv}. */
+  public synchronized int refusedRequests() {
+    return refusedRequests;
+  }
+
   public synchronized int polls() {
     return polls;
   }
@@ -278,6 +291,13 @@ public final class GatewayDouble implements AutoCloseable {
     if (key == null || !key.equals(token)) {
       error(req, 401, "missing or invalid X-Secret-Key");
       return;
+    }
+    synchronized (this) {
+      if (infraEnvDeleted) {
+        refusedRequests++;
+        error(req, 404, "infra-env " + infraEnvId + " not found");
+        return;
+      }
     }
     Matcher m;
     if ((m = REGISTER.matcher(path)).matches() && req.method().name().equals("POST")) {

@@ -299,6 +299,22 @@ class HostAgentTest {
   }
 
   @Test
+  void stopsAskingWhenItsInfraEnvWasDeleted() throws Exception {
+    gateway.deleteInfraEnv(); // registration answers 404, as for an infra-env the user deleted
+    HostAgent agent = startAgent("auto");
+    long deadline = System.currentTimeMillis() + 5000;
+    while (!agent.frozen() && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(agent.frozen(), "a 404 at registration freezes the agent");
+    int refused = gateway.refusedRequests();
+    Thread.sleep(1500); // registration back-off 50–400 ms: several attempts would have come
+    assertEquals(refused, gateway.refusedRequests(), "nothing asked after the 404");
+    assertEquals(1, refused);
+    assertFalse(agents.get(0).isComplete(), "frozen, not ended");
+  }
+
+  @Test
   void keepsRetryingRegistrationWithBackoffWhenTheTokenIsRefused() throws Exception {
     startAgent(config("auto", "wrong-token"));
     long deadline = System.currentTimeMillis() + 5000;

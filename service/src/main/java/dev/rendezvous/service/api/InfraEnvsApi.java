@@ -172,6 +172,8 @@ final class InfraEnvsApi {
                 .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "infra_env_deregistered",
                     "Deregistered infra env " + e.name(), e.clusterId(), null, null)));
           })))
+          // this instance's gateway refuses the infra-env's agents at once; other instances within their follow
+          .onSuccess(v -> dev.rendezvous.service.auth.InfraEnvTokenStates.deleted(id, java.time.Instant.now()))
           .map(v -> null);
     });
   }

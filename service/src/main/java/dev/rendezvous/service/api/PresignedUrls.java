@@ -1,6 +1,7 @@
 package dev.rendezvous.service.api;
 
 import dev.rendezvous.service.auth.AgentOrUserAuth;
+import dev.rendezvous.service.auth.InfraEnvTokenStates;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.repo.ClusterLogsRepository;
@@ -105,7 +106,7 @@ public final class PresignedUrls {
         }
         return infraEnv(ctx, id);
       }).map(e -> {
-        AgentOrUserAuth.regenerated(id, e.signingKeyGeneration());
+        InfraEnvTokenStates.regenerated(id, e.signingKeyGeneration());
         return null;
       });
     });

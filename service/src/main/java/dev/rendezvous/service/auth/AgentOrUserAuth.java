@@ -52,31 +52,6 @@ public final class AgentOrUserAuth implements SecurityPolicyHandler {
 
   /** The query parameter of presigned URLs (upstream's urlAuth). */
   public static final String URL_KEY = "api_key";
-  /** The current signing-key generation per infra-env, as far as this process has seen it change. */
-  private static final Map<UUID, Integer> GENERATIONS = new ConcurrentHashMap<>();
-
-  /** An infra-env's signing key was regenerated: tokens of older generations are refused from now on. */
-  public static void regenerated(UUID infraEnvId, int generation) {
-    GENERATIONS.merge(infraEnvId, generation, Math::max);
-  }
-
-  /** False for a token issued under an older signing key than this process knows of (the gateway asks this). */
-  public static boolean isCurrent(String infraEnvId, int generation) {
-    Integer known = GENERATIONS.get(parse(infraEnvId));
-    return known == null || generation >= known;
-  }
-
-  /**
-   * Keeps what {@link #isCurrent} knows up to date with regenerations made by other instances: the infra-envs
-   * whose key was ever regenerated (few) are read every {@code periodMillis}.
-   */
-  public static long followGenerations(io.vertx.core.Vertx vertx, io.vertx.sqlclient.Pool pool, long periodMillis) {
-    Runnable read = () -> pool.query("SELECT id, signing_key_generation FROM infra_envs WHERE signing_key_generation > 0")
-        .execute().onSuccess(rows -> rows.forEach(r -> regenerated(r.getUUID(0), r.getInteger(1))));
-    read.run();
-    return vertx.setPeriodic(periodMillis, id -> read.run());
-  }
-
   @Override
   public void handle(RoutingContext ctx) {
     String token = ctx.request().getHeader(AGENT_HEADER);
@@ -99,9 +74,12 @@ public final class AgentOrUserAuth implements SecurityPolicyHandler {
       return;
     }
     AgentClaims claims = verified.get();
-    Integer known = GENERATIONS.get(parse(claims.infraEnvId()));
-    if (known != null && claims.generation() < known) {
+    if (!InfraEnvTokenStates.isCurrent(claims.infraEnvId(), claims.generation())) {
       ErrorReplies.send(ctx, 401, field, "the token was signed with a key that has been regenerated");
+      return;
+    }
+    if (InfraEnvTokenStates.isDeleted(claims.infraEnvId())) {
+      ErrorReplies.send(ctx, 404, null, "infra-env " + claims.infraEnvId() + " not found");
       return;
     }
     String infraEnv = ctx.pathParam("infra_env_id");
