@@ -212,13 +212,14 @@ public final class Rendezvous implements AutoCloseable {
           .register(observability.registry());
       // tokens issued under a regenerated signing key are refused at the edge too, and a deleted infra-env's agents
       // answered 404 (other instances' changes within 10 s)
-      dev.rendezvous.service.auth.InfraEnvTokenStates.follow(vertx, pool, 10_000);
+      // (the first read done before any agent is answered, so a restart forgets nothing)
+      dev.rendezvous.service.auth.InfraEnvTokenStates.follow(vertx, pool, 10_000).await(60, TimeUnit.SECONDS);
       gateway.tokenCheck(claims -> {
-        if (!dev.rendezvous.service.auth.InfraEnvTokenStates.isCurrent(claims.infraEnvId(), claims.generation())) {
-          return dev.rendezvous.gateway.TokenCheck.Verdict.KEY_REGENERATED;
+        if (dev.rendezvous.service.auth.InfraEnvTokenStates.isDeleted(claims.infraEnvId())) {
+          return dev.rendezvous.gateway.TokenCheck.Verdict.INFRA_ENV_DELETED;
         }
-        return dev.rendezvous.service.auth.InfraEnvTokenStates.isDeleted(claims.infraEnvId())
-            ? dev.rendezvous.gateway.TokenCheck.Verdict.INFRA_ENV_DELETED : dev.rendezvous.gateway.TokenCheck.Verdict.CURRENT;
+        return dev.rendezvous.service.auth.InfraEnvTokenStates.isCurrent(claims.infraEnvId(), claims.generation())
+            ? dev.rendezvous.gateway.TokenCheck.Verdict.CURRENT : dev.rendezvous.gateway.TokenCheck.Verdict.KEY_REGENERATED;
       });
       // a host the service does not have (deleted, never registered) gets upstream's 404 instead of empty steps
       gateway.hostCheck(new RegisteredHosts(pool));

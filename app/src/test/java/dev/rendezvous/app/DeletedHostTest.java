@@ -133,16 +133,28 @@ class DeletedHostTest {
       HttpResponse<String> refused = agentCall(port, "POST", Api.BASE + "/infra-envs/" + here + "/hosts", hereToken,
           registration);
       assertEquals(404, refused.statusCode(), refused.body());
-      assertEquals("404", new JsonObject(refused.body()).getString("code"));
-      assertEquals(true, new JsonObject(refused.body()).getString("reason").contains(here), refused.body());
+      JsonObject error = new JsonObject(refused.body());
+      assertEquals("404", error.getString("code"));
+      assertEquals(404, error.getInteger("id"));
+      assertEquals("Error", error.getString("kind"));
+      assertEquals("", error.getString("href"));
+      assertEquals("infra-env " + here + " not found", error.getString("reason"), refused.body());
 
       // deleted by another instance (its row gone under this one): refused once this instance has read the deletion
       system.pool().preparedQuery("DELETE FROM infra_envs WHERE id = $1")
           .execute(io.vertx.sqlclient.Tuple.of(UUID.fromString(elsewhere))).await(10, java.util.concurrent.TimeUnit.SECONDS);
-      Await.until("the other instance's deletion read", Duration.ofSeconds(30),
-          () -> getStatus(port, elsewherePoll, elsewhereToken) == 404);
-      assertEquals(404, agentCall(port, "POST", Api.BASE + "/infra-envs/" + elsewhere + "/hosts", elsewhereToken,
-          registration).statusCode());
+      // (the poll's host never registered, so the host check would refuse it too, later: the reason tells them apart)
+      Await.until("the other instance's deletion read", Duration.ofSeconds(30), () -> {
+        try {
+          HttpResponse<String> r = agentCall(port, "GET", elsewherePoll, elsewhereToken, null);
+          return r.statusCode() == 404 && r.body().contains("infra-env " + elsewhere + " not found");
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      HttpResponse<String> again = agentCall(port, "POST", Api.BASE + "/infra-envs/" + elsewhere + "/hosts",
+          elsewhereToken, registration);
+      assertEquals(404, again.statusCode(), again.body());
       Thread.sleep(1000); // a registration the gateway had taken would be a row by now
       long rows = system.pool().preparedQuery("SELECT count(*) FROM hosts WHERE infra_env_id = ANY($1)")
           .execute(io.vertx.sqlclient.Tuple.of(new UUID[] {UUID.fromString(here), UUID.fromString(elsewhere)}))

@@ -43,14 +43,14 @@ final class AgentAuth implements SecurityPolicyHandler {
             return;
         }
         TokenCheck.Verdict verdict = check.get().check(claims.get());
-        if (verdict == TokenCheck.Verdict.KEY_REGENERATED) {
-            metrics.rejected(GatewayMetrics.REASON_UNAUTHENTICATED);
-            HttpReplies.error(ctx, 401, "the " + HEADER + " was issued under a signing key that has been regenerated");
-            return;
-        }
         if (verdict == TokenCheck.Verdict.INFRA_ENV_DELETED) {
             metrics.rejected(GatewayMetrics.REASON_INFRA_ENV_UNKNOWN);
             HttpReplies.error(ctx, 404, "infra-env " + claims.get().infraEnvId() + " not found");
+            return;
+        }
+        if (verdict == TokenCheck.Verdict.KEY_REGENERATED) {
+            metrics.rejected(GatewayMetrics.REASON_UNAUTHENTICATED);
+            HttpReplies.error(ctx, 401, "the " + HEADER + " was issued under a signing key that has been regenerated");
             return;
         }
         if (!claims.get().infraEnvId().equals(ctx.pathParam("infra_env_id"))) {

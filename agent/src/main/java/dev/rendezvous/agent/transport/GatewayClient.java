@@ -123,7 +123,20 @@ public final class GatewayClient implements LogsUploader {
         return Future.succeededFuture(r);
       }
     }
-    return Future.failedFuture(new GatewayException(r.statusCode(), reason(r), retryAfter(r)));
+    return Future.failedFuture(new GatewayException(r.statusCode(), reason(r), retryAfter(r), serviceError(r)));
+  }
+
+  /** The body is upstream's error JSON ({@code "kind": "Error"}). */
+  static boolean serviceError(HttpResponse<Buffer> r) {
+    String body = r.bodyAsString();
+    if (body == null || body.isBlank()) {
+      return false;
+    }
+    try {
+      return "Error".equals(WireJson.read(body, ApiError.class).kind());
+    } catch (IllegalArgumentException notJson) {
+      return false;
+    }
   }
 
   /** Upstream error JSON's reason, else the body's first line (a proxy's HTML page, say), else the status text. */

@@ -113,7 +113,7 @@ public final class HostAgent {
     return polling;
   }
 
-  /** True once the service said it does not have this host: the agent waits idle until stopped. */
+  /** True once the service said it does not have this host or its infra-env: the agent waits idle until stopped. */
   public boolean frozen() {
     return frozen;
   }
@@ -135,11 +135,11 @@ public final class HostAgent {
         connect();
       } else {
         stats.registrationFailures.increment();
-        int status = ar.cause() instanceof GatewayException g ? g.status() : -1;
-        if (status == 404) {
+        if (ar.cause() instanceof GatewayException g && g.status() == 404 && g.fromService()) {
           // the infra-env was deleted: upstream's agent blocks forever here, asking again cannot change the answer
           // (a reboot into discovery starts over). A refused token (401, 403) is still asked again, with backoff:
-          // an instance with another secret behind a load balancer is a misconfiguration that can be mended.
+          // an instance with another secret behind a load balancer is a misconfiguration that can be mended; so is
+          // a 404 that is not the service's (a proxy's page, a wrong base path).
           freeze("registration of " + hostId + " refused: " + ar.cause().getMessage());
           return;
         }
@@ -317,7 +317,7 @@ public final class HostAgent {
       }
       if (ar.failed()) {
         cache.clear();
-        if (ar.cause() instanceof GatewayException g && g.status() == 404) {
+        if (ar.cause() instanceof GatewayException g && g.status() == 404 && g.fromService()) {
           freeze("the service does not have host " + hostId + " (deleted?)");
           return;
         }

@@ -59,6 +59,7 @@ public final class GatewayDouble implements AutoCloseable {
   // state (guarded by this)
   private final Set<String> registered = new HashSet<>();
   private boolean infraEnvDeleted;
+  private boolean proxyPage;
   private int refusedRequests;
   private final List<JsonNode> registrations = new ArrayList<>();
   private final List<Map<String, String>> registrationHeaders = new ArrayList<>();
@@ -155,6 +156,13 @@ public final class GatewayDouble implements AutoCloseable {
   public synchronized void deleteInfraEnv() {
     registered.clear();
     infraEnvDeleted = true;
+  }
+
+  /** As a proxy in front of a gateway that is not there: every request answers 404 with an HTML page. */
+  public synchronized void proxyNotFound() {
+    registered.clear();
+    infraEnvDeleted = true;
+    proxyPage = true;
   }
 
   // ------------------------------------------------------------------ driving the agent
@@ -295,7 +303,11 @@ public final class GatewayDouble implements AutoCloseable {
     synchronized (this) {
       if (infraEnvDeleted) {
         refusedRequests++;
-        error(req, 404, "infra-env " + infraEnvId + " not found");
+        if (proxyPage) {
+          req.response().setStatusCode(404).putHeader("Content-Type", "text/html").end("<html>Not Found</html>");
+        } else {
+          error(req, 404, "infra-env " + infraEnvId + " not found");
+        }
         return;
       }
     }

@@ -315,6 +315,18 @@ class HostAgentTest {
   }
 
   @Test
+  void keepsAskingWhenA404IsNotTheServices() throws Exception {
+    gateway.proxyNotFound(); // an HTML 404 from something in between: not a verdict on the infra-env
+    startAgent("auto");
+    long deadline = System.currentTimeMillis() + 5000;
+    while (gateway.refusedRequests() < 3 && System.currentTimeMillis() < deadline) {
+      Thread.sleep(20);
+    }
+    assertTrue(gateway.refusedRequests() >= 3, "registration asked again");
+    assertFalse(agents.get(0).isComplete());
+  }
+
+  @Test
   void keepsRetryingRegistrationWithBackoffWhenTheTokenIsRefused() throws Exception {
     startAgent(config("auto", "wrong-token"));
     long deadline = System.currentTimeMillis() + 5000;

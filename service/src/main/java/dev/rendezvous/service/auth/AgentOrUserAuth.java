@@ -74,12 +74,12 @@ public final class AgentOrUserAuth implements SecurityPolicyHandler {
       return;
     }
     AgentClaims claims = verified.get();
-    if (!InfraEnvTokenStates.isCurrent(claims.infraEnvId(), claims.generation())) {
-      ErrorReplies.send(ctx, 401, field, "the token was signed with a key that has been regenerated");
-      return;
-    }
     if (InfraEnvTokenStates.isDeleted(claims.infraEnvId())) {
       ErrorReplies.send(ctx, 404, null, "infra-env " + claims.infraEnvId() + " not found");
+      return;
+    }
+    if (!InfraEnvTokenStates.isCurrent(claims.infraEnvId(), claims.generation())) {
+      ErrorReplies.send(ctx, 401, field, "the token was signed with a key that has been regenerated");
       return;
     }
     String infraEnv = ctx.pathParam("infra_env_id");

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.auth;
 
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -11,6 +12,9 @@ import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What a valid agent token's signature cannot tell, kept in memory so the agent edge asks no database per request:
@@ -19,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * changes at once and of other instances' through {@link #follow}.
  */
 public final class InfraEnvTokenStates {
+  private static final Logger LOG = LoggerFactory.getLogger(InfraEnvTokenStates.class);
   /** How long a deleted infra-env is remembered; an agent booting from its ISO later is refused by the host check. */
   static final Duration DELETED_KEPT = Duration.ofDays(30);
   /** Reads look this far behind the newest deletion seen: a deleting transaction may commit after a later one. */
@@ -57,45 +62,68 @@ public final class InfraEnvTokenStates {
   /**
    * Keeps this process up to date with other instances' changes every {@code periodMillis}: the infra-envs whose key
    * was ever regenerated (few) and the deletions since the newest one read before (with an overlap). Deletions past
-   * {@link #DELETED_KEPT} are forgotten here and dropped from the table. Returns the timer's id.
+   * {@link #DELETED_KEPT} are forgotten here and dropped from the table. Completes with the timer's id once the first
+   * read is done (failed if it failed: an instance must not answer agents knowing none of the deletions).
    */
-  public static long follow(Vertx vertx, Pool pool, long periodMillis) {
+  public static Future<Long> follow(Vertx vertx, Pool pool, long periodMillis) {
     Follower follower = new Follower(pool);
-    follower.read();
-    return vertx.setPeriodic(periodMillis, id -> follower.read());
+    return follower.read().map(v -> vertx.setPeriodic(periodMillis, id -> {
+      if (follower.idle.compareAndSet(true, false)) {
+        follower.read().onComplete(ar -> {
+          follower.idle.set(true);
+          if (ar.failed()) {
+            LOG.warn("infra-env token states not read: {}", ar.cause().toString());
+          }
+        });
+      }
+    }));
   }
 
   private static final class Follower {
     private final Pool pool;
-    private OffsetDateTime newest = OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
-    private Instant pruned = Instant.EPOCH;
+    /** No read is in flight (a slow database gets one at a time, not a pile of them). */
+    private final AtomicBoolean idle = new AtomicBoolean(true);
+    /** The newest deletion read; written only by the one read in flight. */
+    private volatile OffsetDateTime newest = OffsetDateTime.of(1970, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
+    private volatile Instant pruned = Instant.EPOCH;
 
     Follower(Pool pool) {
       this.pool = pool;
     }
 
-    void read() {
-      pool.query("SELECT id, signing_key_generation FROM infra_envs WHERE signing_key_generation > 0").execute()
-          .onSuccess(rows -> rows.forEach(r -> regenerated(r.getUUID(0), r.getInteger(1))));
-      pool.preparedQuery("SELECT id, deleted_at FROM deleted_infra_envs WHERE deleted_at > $1")
-          .execute(Tuple.of(newest.minus(OVERLAP)))
-          .onSuccess(rows -> {
+    Future<Void> read() {
+      Instant now = Instant.now();
+      Instant cutoff = now.minus(DELETED_KEPT);
+      Future<Void> generations = pool.query(
+              "SELECT id, signing_key_generation FROM infra_envs WHERE signing_key_generation > 0").execute()
+          .map(rows -> {
+            rows.forEach(r -> regenerated(r.getUUID(0), r.getInteger(1)));
+            return null;
+          });
+      OffsetDateTime since = newest.minus(OVERLAP);
+      OffsetDateTime floor = cutoff.atOffset(ZoneOffset.UTC);
+      Future<Void> deletions = pool.preparedQuery("SELECT id, deleted_at FROM deleted_infra_envs WHERE deleted_at > $1")
+          .execute(Tuple.of(since.isAfter(floor) ? since : floor))
+          .map(rows -> {
+            OffsetDateTime seen = newest;
             for (Row r : rows) {
               OffsetDateTime at = r.getOffsetDateTime(1);
               deleted(r.getUUID(0), at.toInstant());
-              if (at.isAfter(newest)) {
-                newest = at;
+              if (at.isAfter(seen)) {
+                seen = at;
               }
             }
+            newest = seen;
+            return null;
           });
-      Instant now = Instant.now();
+      Future<Void> prune = Future.succeededFuture();
       if (Duration.between(pruned, now).toHours() >= 1) {
         pruned = now;
-        Instant cutoff = now.minus(DELETED_KEPT);
         DELETED.values().removeIf(at -> at.isBefore(cutoff));
-        pool.preparedQuery("DELETE FROM deleted_infra_envs WHERE deleted_at < $1")
-            .execute(Tuple.of(cutoff.atOffset(ZoneOffset.UTC)));
+        prune = pool.preparedQuery("DELETE FROM deleted_infra_envs WHERE deleted_at < $1").execute(Tuple.of(floor))
+            .mapEmpty();
       }
+      return Future.all(generations, deletions, prune).mapEmpty();
     }
   }
 
