@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.regex.Pattern;
 
 /**
@@ -207,13 +206,13 @@ public final class NmStateKeyfiles {
       claim(macOwner, mac, index, mapWhere);
     }
 
-    Map<String, Profile> profiles = new LinkedHashMap<>();
+    Map<String, KeyfileProfile> profiles = new LinkedHashMap<>();
     JsonNode ifaces = root.path("interfaces");
     if (!ifaces.isArray() || ifaces.isEmpty()) {
       throw bad(where, "must have a non-empty interfaces list");
     }
     for (JsonNode n : ifaces) {
-      Profile p = iface(n, where, mapWhere, macByNic);
+      KeyfileProfile p = iface(n, where, mapWhere, macByNic);
       if (p != null) {
         if (profiles.put(p.name, p) != null) {
           throw bad(where, "interface " + p.name + " listed twice");
@@ -227,7 +226,7 @@ public final class NmStateKeyfiles {
     dns(root.path("dns-resolver"), profiles, where);
     String dir = NETWORK_DIR + "/host" + index + "/";
     List<GeneratedFile> files = new ArrayList<>();
-    for (Profile p : profiles.values()) {
+    for (KeyfileProfile p : profiles.values()) {
       files.add(new GeneratedFile(dir + p.name + ".nmconnection", 0600, p.render()));
     }
     List<String> lines = new ArrayList<>();
@@ -247,7 +246,7 @@ public final class NmStateKeyfiles {
     }
   }
 
-  private static Profile iface(JsonNode n, String where, String mapWhere, Map<String, String> macByNic) {
+  private static KeyfileProfile iface(JsonNode n, String where, String mapWhere, Map<String, String> macByNic) {
     if (!n.isObject()) {
       throw bad(where, "each interface must be a mapping");
     }
@@ -296,7 +295,7 @@ public final class NmStateKeyfiles {
       throw bad(mapWhere, "has no entry for interface " + name + " of network_yaml, and " + name
           + " is not a predictable physical interface name (en...)");
     }
-    Profile p = new Profile(name, mac);
+    KeyfileProfile p = new KeyfileProfile(name, mac);
     if (n.has("mtu")) {
       if (!n.get("mtu").canConvertToInt() || n.get("mtu").asInt() < 68 || n.get("mtu").asInt() > 65535) {
         throw bad(where, "interface " + name + " has invalid mtu");
@@ -308,8 +307,8 @@ public final class NmStateKeyfiles {
     return p;
   }
 
-  private static Family family(JsonNode n, boolean v6, String nic, String where) {
-    Family f = new Family(v6);
+  private static KeyfileProfile.Family family(JsonNode n, boolean v6, String nic, String where) {
+    KeyfileProfile.Family f = new KeyfileProfile.Family(v6);
     if (n.isMissingNode() || n.isNull()) {
       return f; // nmstate: a new profile without this family has it disabled
     }
@@ -342,7 +341,7 @@ public final class NmStateKeyfiles {
     return f;
   }
 
-  private static void routes(JsonNode routes, Map<String, Profile> profiles, String where) {
+  private static void routes(JsonNode routes, Map<String, KeyfileProfile> profiles, String where) {
     if (routes.isMissingNode() || routes.isNull()) {
       return;
     }
@@ -365,11 +364,11 @@ public final class NmStateKeyfiles {
       }
       String hop = ip(r.path("next-hop-address").asText(""), v6, where);
       String ifName = r.path("next-hop-interface").asText("");
-      Profile p = profiles.get(ifName);
+      KeyfileProfile p = profiles.get(ifName);
       if (p == null) {
         throw bad(where, "route to " + dest + " names unknown next-hop-interface '" + ifName + "'");
       }
-      Family f = v6 ? p.v6 : p.v4;
+      KeyfileProfile.Family f = v6 ? p.v6 : p.v4;
       if (!f.enabled) {
         throw bad(where, "route to " + dest + " via " + ifName + " whose ipv" + (v6 ? 6 : 4) + " is disabled");
       }
@@ -388,7 +387,7 @@ public final class NmStateKeyfiles {
     }
   }
 
-  private static void dns(JsonNode resolver, Map<String, Profile> profiles, String where) {
+  private static void dns(JsonNode resolver, Map<String, KeyfileProfile> profiles, String where) {
     JsonNode config = resolver.path("config");
     if (config.isMissingNode() || config.isNull()) {
       return;
@@ -404,7 +403,7 @@ public final class NmStateKeyfiles {
     for (JsonNode s : config.path("server")) {
       boolean v6 = s.asText().contains(":");
       String ip = ip(s.asText(), v6, where);
-      Family target = dnsTarget(profiles, v6);
+      KeyfileProfile.Family target = dnsTarget(profiles, v6);
       if (target == null) {
         throw bad(where, "no interface with ipv" + (v6 ? 6 : 4) + " enabled to carry DNS server " + ip);
       }
@@ -416,7 +415,7 @@ public final class NmStateKeyfiles {
       }
     }
     if (!searchPlaced && !search.isEmpty()) {
-      Family target = dnsTarget(profiles, false);
+      KeyfileProfile.Family target = dnsTarget(profiles, false);
       if (target == null) {
         target = dnsTarget(profiles, true);
       }
@@ -428,10 +427,10 @@ public final class NmStateKeyfiles {
   }
 
   /** nmstate puts DNS on the interface with the default route of that family, else the first enabled one. */
-  private static Family dnsTarget(Map<String, Profile> profiles, boolean v6) {
-    Family first = null;
-    for (Profile p : profiles.values()) {
-      Family f = v6 ? p.v6 : p.v4;
+  private static KeyfileProfile.Family dnsTarget(Map<String, KeyfileProfile> profiles, boolean v6) {
+    KeyfileProfile.Family first = null;
+    for (KeyfileProfile p : profiles.values()) {
+      KeyfileProfile.Family f = v6 ? p.v6 : p.v4;
       if (f.enabled && f.gateway != null) {
         return f;
       }
@@ -469,110 +468,5 @@ public final class NmStateKeyfiles {
 
   private static InvalidIgnitionInputException bad(String field, String reason) {
     return new InvalidIgnitionInputException(field, reason);
-  }
-
-  private static final class Family {
-    final boolean v6;
-    boolean enabled;
-    boolean dhcp;
-    boolean autoconf;
-    boolean ignoreAutoDns;
-    final List<String> addresses = new ArrayList<>();
-    final List<String[]> routes = new ArrayList<>();
-    final List<String> dns = new ArrayList<>();
-    final List<String> dnsSearch = new ArrayList<>();
-    String gateway;
-    Integer defaultMetric;
-
-    Family(boolean v6) {
-      this.v6 = v6;
-    }
-
-    void render(StringBuilder out) {
-      out.append("\n[").append(v6 ? "ipv6" : "ipv4").append("]\n");
-      String method;
-      if (!enabled) {
-        method = "disabled";
-      } else if (!addresses.isEmpty()) {
-        method = "manual";
-      } else if (v6 && !autoconf) {
-        method = "dhcp";
-      } else {
-        method = "auto";
-      }
-      if (enabled && !addresses.isEmpty() && (dhcp || autoconf)) {
-        method = "auto"; // static addresses on top of automatic configuration
-      }
-      out.append("method=").append(method).append('\n');
-      for (int i = 0; i < addresses.size(); i++) {
-        out.append("address").append(i + 1).append('=').append(addresses.get(i));
-        if (i == 0 && gateway != null) {
-          out.append(',').append(gateway);
-        }
-        out.append('\n');
-      }
-      if (gateway != null && addresses.isEmpty()) {
-        out.append("gateway=").append(gateway).append('\n');
-      }
-      if (defaultMetric != null) {
-        out.append("route-metric=").append(defaultMetric).append('\n');
-      }
-      for (int i = 0; i < routes.size(); i++) {
-        out.append("route").append(i + 1).append('=').append(routes.get(i)[0]).append('\n');
-        if (routes.get(i)[1] != null) {
-          out.append("route").append(i + 1).append("_options=").append(routes.get(i)[1]).append('\n');
-        }
-      }
-      if (!dns.isEmpty()) {
-        out.append("dns=").append(String.join(";", dns)).append(";\n");
-      }
-      if (!dnsSearch.isEmpty()) {
-        out.append("dns-search=").append(String.join(";", dnsSearch)).append(";\n");
-      }
-      if (enabled && ignoreAutoDns && (dhcp || autoconf)) {
-        out.append("ignore-auto-dns=true\n");
-      }
-      if (v6 && enabled) {
-        out.append("addr-gen-mode=eui64\n");
-      }
-    }
-  }
-
-  private static final class Profile {
-    final String name;
-    final String mac;
-    Integer mtu;
-    Family v4;
-    Family v6;
-
-    Profile(String name, String mac) {
-      this.name = name;
-      this.mac = mac;
-    }
-
-    String render() {
-      StringBuilder out = new StringBuilder()
-          .append("[connection]\n")
-          .append("id=").append(name).append('\n')
-          .append("uuid=").append(UUID.nameUUIDFromBytes((name + "/" + (mac == null ? "name" : mac)).getBytes(StandardCharsets.UTF_8))).append('\n')
-          .append("type=ethernet\n")
-          .append("autoconnect=true\n")
-          .append("autoconnect-priority=1\n");
-      if (mac == null) {
-        out.append("interface-name=").append(name).append('\n');
-      }
-      if (mac != null || mtu != null) {
-        out.append("\n[ethernet]\n");
-      }
-      if (mac != null) {
-        out.append("mac-address=").append(mac).append('\n');
-      }
-      if (mtu != null) {
-        out.append("mtu=").append(mtu).append('\n');
-      }
-      v4.render(out);
-      v6.render(out);
-      return out.toString();
-    }
   }
 }
