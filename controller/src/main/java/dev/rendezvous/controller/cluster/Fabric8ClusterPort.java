@@ -27,11 +27,9 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.fabric8.openshift.api.model.config.v1.Proxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -41,6 +39,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,7 +55,9 @@ import java.util.function.Supplier;
 /**
  * The controller's view of a real cluster through fabric8: nodes, CSRs, ClusterOperators, the ClusterVersion, the
  * ingress CA configmap and the controller namespace's events are followed by informers (list once, then watch);
- * the rest are plain calls, run on two threads of this adapter's own (the DSL blocks).
+ * the rest are plain calls, run on two threads of this adapter's own (the DSL blocks). The OpenShift kinds
+ * (config.openshift.io: ClusterOperator, ClusterVersion, Proxy) are read as generic resources at a fixed address
+ * ({@link #CLUSTER_OPERATORS}...): no discovery call, so a cluster that does not serve them yet is simply retried.
  */
 public final class Fabric8ClusterPort implements ClusterPort {
   public static final String BOOTSTRAP_KUBECONFIG = "/tmp/bootstrap-secrets/kubeconfig";
@@ -68,6 +69,9 @@ public final class Fabric8ClusterPort implements ClusterPort {
   static final String MCS_NAMESPACE = "openshift-machine-config-operator";
   static final String CONTROLLER_JOB = "assisted-installer-controller";
   private static final Duration SYNC_WAIT = Duration.ofSeconds(30);
+  static final ResourceDefinitionContext CLUSTER_OPERATORS = openshiftConfig("clusteroperators", "ClusterOperator");
+  static final ResourceDefinitionContext CLUSTER_VERSIONS = openshiftConfig("clusterversions", "ClusterVersion");
+  static final ResourceDefinitionContext PROXIES = openshiftConfig("proxies", "Proxy");
 
   private final KubernetesClient client;
   private final boolean ownsClient;
@@ -76,10 +80,12 @@ public final class Fabric8ClusterPort implements ClusterPort {
   private final ExecutorService blocking;
   private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
   private final List<SharedIndexInformer<?>> informers = new ArrayList<>();
+  /** The kind each informer follows, for the logs (a generic informer's type says nothing). */
+  private final Map<SharedIndexInformer<?>, String> informerKinds = new IdentityHashMap<>();
   private SharedIndexInformer<Node> nodes;
   private SharedIndexInformer<CertificateSigningRequest> csrs;
-  private SharedIndexInformer<ClusterOperator> operators;
-  private SharedIndexInformer<ClusterVersion> versions;
+  private SharedIndexInformer<GenericKubernetesResource> operators;
+  private SharedIndexInformer<GenericKubernetesResource> versions;
   private SharedIndexInformer<ConfigMap> ingressCa;
   private SharedIndexInformer<Event> events;
   private volatile Boolean approvalSubresourceServed;
@@ -102,6 +108,12 @@ public final class Fabric8ClusterPort implements ClusterPort {
       t.setDaemon(true);
       return t;
     });
+  }
+
+  /** A cluster-scoped kind of config.openshift.io/v1. */
+  private static ResourceDefinitionContext openshiftConfig(String plural, String kind) {
+    return new ResourceDefinitionContext.Builder().withGroup("config.openshift.io").withVersion("v1")
+        .withPlural(plural).withKind(kind).withNamespaced(false).build();
   }
 
   /**
@@ -132,10 +144,10 @@ public final class Fabric8ClusterPort implements ClusterPort {
     nodes = follow("nodes", client.nodes().runnableInformer(0), KubeObjectViews::toNode);
     csrs = follow("certificatesigningrequests", client.certificates().v1().certificateSigningRequests()
         .runnableInformer(0), KubeObjectViews::toCsr);
-    operators = follow("clusteroperators", client.resources(ClusterOperator.class).runnableInformer(0),
-        KubeObjectViews::toOperator);
-    versions = follow("clusterversions", client.resources(ClusterVersion.class).runnableInformer(0),
-        KubeObjectViews::toVersion);
+    operators = follow("clusteroperators", CLUSTER_OPERATORS.getKind(),
+        client.genericKubernetesResources(CLUSTER_OPERATORS).runnableInformer(0), KubeObjectViews::toOperator);
+    versions = follow("clusterversions", CLUSTER_VERSIONS.getKind(),
+        client.genericKubernetesResources(CLUSTER_VERSIONS).runnableInformer(0), KubeObjectViews::toVersion);
     ingressCa = follow("configmap " + INGRESS_CM_NAMESPACE + "/" + INGRESS_CM_NAME,
         client.configMaps().inNamespace(INGRESS_CM_NAMESPACE).withName(INGRESS_CM_NAME).runnableInformer(0),
         cm -> cm.getData() == null ? null : cm.getData().get("ca-bundle.crt"));
@@ -153,7 +165,7 @@ public final class Fabric8ClusterPort implements ClusterPort {
         .thenRun(() -> {
           for (SharedIndexInformer<?> i : informers) {
             if (!i.hasSynced()) {
-              log.warn("Watch not listed yet (keeps retrying): {}", i.getApiTypeClass().getSimpleName());
+              log.warn("Watch not listed yet (keeps retrying): {}", informerKinds.get(i));
             }
           }
         });
@@ -162,6 +174,11 @@ public final class Fabric8ClusterPort implements ClusterPort {
   /** An informer whose handler tells the listeners only when the loops' view of an object changed. */
   private <T extends HasMetadata> SharedIndexInformer<T> follow(String what, SharedIndexInformer<T> informer,
       Function<T, Object> view) {
+    return follow(what, informer.getApiTypeClass().getSimpleName(), informer, view);
+  }
+
+  private <T extends HasMetadata> SharedIndexInformer<T> follow(String what, String kind,
+      SharedIndexInformer<T> informer, Function<T, Object> view) {
     informer.exceptionHandler((started, t) -> {
       log.warn("Watch of {} failed, retrying: {}", what, ControllerLog.describe(t));
       return true;
@@ -185,6 +202,7 @@ public final class Fabric8ClusterPort implements ClusterPort {
       }
     });
     informers.add(informer);
+    informerKinds.put(informer, kind);
     return informer;
   }
 
@@ -513,11 +531,8 @@ public final class Fabric8ClusterPort implements ClusterPort {
   @Override
   public CompletableFuture<ProxySettings> clusterProxy() {
     return async(() -> {
-      Proxy p = client.resources(Proxy.class).withName("cluster").get();
-      if (p == null || p.getStatus() == null) {
-        return ProxySettings.NONE;
-      }
-      return new ProxySettings(p.getStatus().getHttpProxy(), p.getStatus().getHttpsProxy(), p.getStatus().getNoProxy());
+      GenericKubernetesResource p = client.genericKubernetesResources(PROXIES).withName("cluster").get();
+      return p == null ? ProxySettings.NONE : KubeObjectViews.toProxySettings(p);
     });
   }
 

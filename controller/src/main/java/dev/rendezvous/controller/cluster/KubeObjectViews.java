@@ -1,21 +1,21 @@
 package dev.rendezvous.controller.cluster;
 
+import dev.rendezvous.controller.service.ProxySettings;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.NodeCondition;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequest;
 import io.fabric8.kubernetes.api.model.certificates.v1.CertificateSigningRequestCondition;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersionCapabilitiesStatus;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatus;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 
-/** The cluster's objects as the controller's loops see them ({@link Views}), from fabric8's models. */
+/**
+ * The cluster's objects as the controller's loops see them ({@link Views}), from fabric8's models (Kubernetes kinds)
+ * and from generic resources (the OpenShift kinds, which fabric8 no longer models).
+ */
 final class KubeObjectViews {
   private KubeObjectViews() {
   }
@@ -69,43 +69,72 @@ final class KubeObjectViews {
         approved, denied, failed);
   }
 
-  static Views.ClusterOperator toOperator(ClusterOperator co) {
-    List<Views.Condition> conditions = new ArrayList<>();
+  // ---- config.openshift.io kinds, read as generic resources: their status is a JSON tree of maps and lists ----
+
+  /** {@code status.conditions} and {@code status.versions[0].version} of a ClusterOperator. */
+  static Views.ClusterOperator toOperator(GenericKubernetesResource co) {
+    Map<?, ?> status = status(co);
     String version = "";
-    ClusterOperatorStatus s = co.getStatus();
-    if (s != null) {
-      for (ClusterOperatorStatusCondition c : s.getConditions()) {
-        conditions.add(new Views.Condition(c.getType(), c.getStatus(), c.getMessage() == null ? "" : c.getMessage()));
-      }
-      if (s.getVersions() != null && !s.getVersions().isEmpty() && s.getVersions().get(0).getVersion() != null) {
-        version = s.getVersions().get(0).getVersion();
+    List<?> versions = list(status.get("versions"));
+    if (!versions.isEmpty()) {
+      Object first = map(versions.get(0)).get("version");
+      if (first != null) {
+        version = first.toString();
       }
     }
-    return new Views.ClusterOperator(co.getMetadata().getName(), conditions, version);
+    return new Views.ClusterOperator(co.getMetadata().getName(), conditions(status), version);
   }
 
-  static Views.ClusterVersion toVersion(ClusterVersion cv) {
-    List<Views.Condition> conditions = new ArrayList<>();
-    String desired = "";
+  /** {@code status.conditions}, {@code status.desired.version} and {@code status.capabilities} of a ClusterVersion. */
+  static Views.ClusterVersion toVersion(GenericKubernetesResource cv) {
+    Map<?, ?> status = status(cv);
+    Object desired = map(status.get("desired")).get("version");
+    Map<?, ?> caps = map(status.get("capabilities"));
     var enabled = new HashSet<String>();
     var known = new HashSet<String>();
-    if (cv.getStatus() != null) {
-      for (ClusterOperatorStatusCondition c : cv.getStatus().getConditions()) {
-        conditions.add(new Views.Condition(c.getType(), c.getStatus(), c.getMessage() == null ? "" : c.getMessage()));
-      }
-      if (cv.getStatus().getDesired() != null && cv.getStatus().getDesired().getVersion() != null) {
-        desired = cv.getStatus().getDesired().getVersion();
-      }
-      ClusterVersionCapabilitiesStatus caps = cv.getStatus().getCapabilities();
-      if (caps != null) {
-        if (caps.getEnabledCapabilities() != null) {
-          enabled.addAll(caps.getEnabledCapabilities());
-        }
-        if (caps.getKnownCapabilities() != null) {
-          known.addAll(caps.getKnownCapabilities());
-        }
-      }
+    for (Object c : list(caps.get("enabledCapabilities"))) {
+      enabled.add(text(c));
     }
-    return new Views.ClusterVersion(conditions, desired, enabled, known);
+    for (Object c : list(caps.get("knownCapabilities"))) {
+      known.add(text(c));
+    }
+    return new Views.ClusterVersion(conditions(status), desired == null ? "" : desired.toString(), enabled, known);
+  }
+
+  /** {@code status.httpProxy}, {@code httpsProxy}, {@code noProxy} of the Proxy {@code cluster}. */
+  static ProxySettings toProxySettings(GenericKubernetesResource proxy) {
+    Object s = proxy.getAdditionalProperties().get("status");
+    if (!(s instanceof Map<?, ?> status)) {
+      return ProxySettings.NONE;
+    }
+    return new ProxySettings(text(status.get("httpProxy")), text(status.get("httpsProxy")), text(status.get("noProxy")));
+  }
+
+  /** {@code status.conditions} in their order (ClusterOperator and ClusterVersion share the condition type). */
+  private static List<Views.Condition> conditions(Map<?, ?> status) {
+    List<Views.Condition> conditions = new ArrayList<>();
+    for (Object o : list(status.get("conditions"))) {
+      Map<?, ?> c = map(o);
+      String message = text(c.get("message"));
+      conditions.add(new Views.Condition(text(c.get("type")), text(c.get("status")), message == null ? "" : message));
+    }
+    return conditions;
+  }
+
+  private static Map<?, ?> status(GenericKubernetesResource r) {
+    return map(r.getAdditionalProperties().get("status"));
+  }
+
+  private static Map<?, ?> map(Object o) {
+    return o instanceof Map<?, ?> m ? m : Map.of();
+  }
+
+  private static List<?> list(Object o) {
+    return o instanceof List<?> l ? l : List.of();
+  }
+
+  /** A scalar as the typed model had it (strings; null when absent). */
+  private static String text(Object o) {
+    return o == null ? null : o.toString();
   }
 }

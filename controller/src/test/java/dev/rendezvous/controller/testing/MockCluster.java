@@ -13,12 +13,10 @@ import io.fabric8.kubernetes.client.NamespacedKubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperator;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorBuilder;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusCondition;
-import io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusConditionBuilder;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersion;
-import io.fabric8.openshift.api.model.config.v1.ClusterVersionBuilder;
+import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.http.Buffer;
+import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -26,14 +24,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import okhttp3.mockwebserver.MockResponse;
-import okhttp3.mockwebserver.MockWebServer;
-import okhttp3.mockwebserver.RecordedRequest;
 import org.bouncycastle.asn1.x500.X500NameBuilder;
 import org.bouncycastle.asn1.x500.style.BCStyle;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
@@ -42,7 +37,7 @@ import org.bouncycastle.pkcs.jcajce.JcaPKCS10CertificationRequestBuilder;
 
 /**
  * The new cluster's API for the controller tests: fabric8's mock server in CRUD mode with the config.openshift.io
- * CRDs (ClusterOperator, ClusterVersion), OLM's (Subscription, ClusterServiceVersion, InstallPlan) and LVMCluster
+ * CRDs (ClusterOperator, ClusterVersion, written here as generic resources as fabric8 has no models of them), OLM's (Subscription, ClusterServiceVersion, InstallPlan) and LVMCluster
  * registered (status subresource), plus the kubelet's and the operators' side of things, played by the test: CSRs
  * (real PKCS#10 requests), nodes, operator conditions, OLM's subscriptions and CSVs, the ingress CA.
  */
@@ -101,17 +96,12 @@ public final class MockCluster implements AutoCloseable {
   static final class ApplyingDispatcher extends KubernetesCrudDispatcher {
     @Override
     public MockResponse handlePatch(RecordedRequest request) {
-      okio.Buffer body = request.getBody().clone(); // the patch handler reads the body away
+      byte[] body = request.getBody().getBytes(); // a copy: the patch handler reads the body away
       MockResponse r = super.handlePatch(request);
       String type = request.getHeader("Content-Type");
-      if (r.getStatus().contains(" 404") && type != null && type.startsWith("application/apply-patch")) {
-        try {
-          request.getBody().clear();
-          request.getBody().writeAll(body);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-        return handleCreate(request);
+      if (r.code() == 404 && type != null && type.startsWith("application/apply-patch")) {
+        return handleCreate(new RecordedRequest(request.getHttpVersion(), request.method(), request.getPath(),
+            request.getHeaders(), new Buffer(body)));
       }
       return r;
     }
@@ -248,35 +238,66 @@ public final class MockCluster implements AutoCloseable {
 
   // ---- operators ------------------------------------------------------------------------------------------
 
-  public static ClusterOperatorStatusCondition condition(String type, String status, String message) {
-    return new ClusterOperatorStatusConditionBuilder().withType(type).withStatus(status).withMessage(message).build();
+  public static final String CONFIG_API = "config.openshift.io/v1";
+
+  /** A status condition of a ClusterOperator or the ClusterVersion, as their operators write it. */
+  public record Condition(String type, String status, String message) {
+    Map<String, Object> toJson() {
+      return Map.of("type", type, "status", status, "message", message);
+    }
+  }
+
+  public static Condition condition(String type, String status, String message) {
+    return new Condition(type, status, message);
+  }
+
+  private static List<Map<String, Object>> toJson(Condition... conditions) {
+    return Arrays.stream(conditions).map(Condition::toJson).toList();
   }
 
   /** Creates or updates a ClusterOperator's status (through /status, as its operator would). */
-  public void setOperator(String name, String version, ClusterOperatorStatusCondition... conditions) {
-    var ops = client.resources(ClusterOperator.class);
-    ClusterOperator co = ops.withName(name).get();
+  public void setOperator(String name, String version, Condition... conditions) {
+    var ops = client.genericKubernetesResources(CONFIG_API, "ClusterOperator");
+    GenericKubernetesResource co = ops.withName(name).get();
     if (co == null) {
-      co = ops.resource(new ClusterOperatorBuilder().withNewMetadata().withName(name).endMetadata().build()).create();
+      co = ops.resource(new GenericKubernetesResourceBuilder().withApiVersion(CONFIG_API).withKind("ClusterOperator")
+          .withNewMetadata().withName(name).endMetadata().build()).create();
     }
-    co.setStatus(new io.fabric8.openshift.api.model.config.v1.ClusterOperatorStatusBuilder()
-        .withConditions(List.of(conditions))
-        .addNewVersion().withName("operator").withVersion(version).endVersion().build());
+    co.setAdditionalProperty("status", Map.of("conditions", toJson(conditions),
+        "versions", List.of(Map.of("name", "operator", "version", version))));
     ops.resource(co).updateStatus();
   }
 
-  public void setClusterVersion(String version, ClusterOperatorStatusCondition... conditions) {
-    var cvs = client.resources(ClusterVersion.class);
-    ClusterVersion cv = cvs.withName("version").get();
+  public void setClusterVersion(String version, Condition... conditions) {
+    var cvs = client.genericKubernetesResources(CONFIG_API, "ClusterVersion");
+    GenericKubernetesResource cv = cvs.withName("version").get();
     if (cv == null) {
-      cv = cvs.resource(new ClusterVersionBuilder().withNewMetadata().withName("version").endMetadata()
-          .withNewSpec().withClusterID("00000000-0000-0000-0000-000000000001").endSpec().build()).create();
+      cv = cvs.resource(new GenericKubernetesResourceBuilder().withApiVersion(CONFIG_API).withKind("ClusterVersion")
+          .withNewMetadata().withName("version").endMetadata()
+          .addToAdditionalProperties("spec", Map.of("clusterID", "00000000-0000-0000-0000-000000000001"))
+          .build()).create();
     }
-    cv.setStatus(new io.fabric8.openshift.api.model.config.v1.ClusterVersionStatusBuilder()
-        .withConditions(new ArrayList<>(List.of(conditions)))
-        .withNewDesired().withVersion(version).endDesired()
-        .withAvailableUpdates().build());
+    cv.setAdditionalProperty("status", Map.of("conditions", toJson(conditions), "desired", Map.of("version", version)));
     cvs.resource(cv).updateStatus();
+  }
+
+  /**
+   * The cluster-wide proxy {@code proxies.config.openshift.io/cluster} with this status; its CRD is registered on
+   * first use (until then the cluster serves no proxies, like the mock clusters of the other tests).
+   */
+  public void setProxy(String httpProxy, String httpsProxy, String noProxy) {
+    if (client.apiextensions().v1().customResourceDefinitions().withName("proxies.config.openshift.io").get() == null) {
+      client.apiextensions().v1().customResourceDefinitions()
+          .resource(crd("config.openshift.io", "v1", "Cluster", "proxies", "Proxy")).create();
+    }
+    var proxies = client.genericKubernetesResources(CONFIG_API, "Proxy");
+    GenericKubernetesResource p = proxies.withName("cluster").get();
+    if (p == null) {
+      p = proxies.resource(new GenericKubernetesResourceBuilder().withApiVersion(CONFIG_API).withKind("Proxy")
+          .withNewMetadata().withName("cluster").endMetadata().build()).create();
+    }
+    p.setAdditionalProperty("status", Map.of("httpProxy", httpProxy, "httpsProxy", httpsProxy, "noProxy", noProxy));
+    proxies.resource(p).updateStatus();
   }
 
   public void createIngressCa(String pem) {

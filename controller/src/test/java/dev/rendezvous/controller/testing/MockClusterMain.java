@@ -9,9 +9,10 @@ import java.nio.file.Path;
 import java.util.Base64;
 
 /**
- * {@link MockCluster} as a process, for tests of other modules: fabric8's CRUD mock server runs only on the
- * controller's Jackson (see the controller pom), so a test whose classpath has another one drives it here, one
- * command per line on stdin. The test plays the kubelets and the operators through these commands.
+ * {@link MockCluster} as a process, for tests of other modules: fabric8's CRUD mock server and the controller's
+ * test classes stay on the controller's test classpath (target/test-classpath.txt), and a test of another module
+ * drives it here, one command per line on stdin. The test plays the kubelets and the operators through these
+ * commands.
  *
  * <p>Answers are lines starting with {@value #REPLY} ({@code ok [value]} or {@code error <why>}); anything else on
  * stdout is log. Started with the directory for the kubeconfig; its first answer is {@code ok <kubeconfig path>}.
