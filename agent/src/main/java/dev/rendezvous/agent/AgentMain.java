@@ -27,7 +27,8 @@ public final class AgentMain {
         --host-id UUID               override the discovered host id
         --hostname NAME              override the reported hostname
         --dry-run                    answer every step with canned data (no host access)
-        --swarm N                    with --dry-run: run N simulated agents in this process
+        --swarm N                    with --dry-run: run N simulated agents in this process (one told to exit starts
+                                     again, as systemd restarts a real one; runs until stopped)
         --dry-run-cidr CIDR          network of simulated hosts (default 10.200.0.0/16)
         --log-file PATH              also log to this file (collected by the logs-gather step)
         --step-timeout-seconds N     default time limit of one step (600)

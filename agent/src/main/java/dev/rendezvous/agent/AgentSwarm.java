@@ -52,24 +52,49 @@ public final class AgentSwarm {
     List<Future<Void>> ended = new ArrayList<>(count);
     java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
     for (int i = 0; i < count; i++) {
-      HostAgent a = runtime.dryRunAgent(base.forSwarmMember(i, memberHostId(base.infraEnvId(), i)));
+      AgentConfig member = base.forSwarmMember(i, memberHostId(base.infraEnvId(), i));
+      HostAgent a = runtime.dryRunAgent(member);
       agents.add(a);
       long delayMs = count <= 1 ? 0 : bootSpread.toMillis() * i / count;
-      if (delayMs == 0) {
-        ended.add(a.start());
-      } else {
-        io.vertx.core.Promise<Void> end = io.vertx.core.Promise.promise();
-        ended.add(end.future());
-        vertx.setTimer(delayMs, t -> {
-          if (stopped.get()) {
-            end.tryComplete();
-          } else {
-            a.start().onComplete(end);
-          }
-        });
-      }
+      io.vertx.core.Promise<Void> end = io.vertx.core.Promise.promise();
+      ended.add(end.future());
+      int index = i;
+      vertx.setTimer(Math.max(1, delayMs), t -> {
+        if (stopped.get()) {
+          end.tryComplete();
+        } else {
+          runUntilStopped(vertx, runtime, member, a, index, agents, stopped, end);
+        }
+      });
     }
     return new AgentSwarm(runtime, agents, ended, stopped);
+  }
+
+  /**
+   * Runs a member's agent; when the service tells it to exit (binding or unbinding a host: upstream's agent exits so
+   * that it registers again) a new one starts a second later, as systemd's {@code Restart=always} on a real host does.
+   * {@code end} completes once the swarm is stopped.
+   */
+  private static void runUntilStopped(Vertx vertx, AgentRuntime runtime, AgentConfig member, HostAgent agent,
+      int index, List<HostAgent> agents, java.util.concurrent.atomic.AtomicBoolean stopped,
+      io.vertx.core.Promise<Void> end) {
+    agent.start().onComplete(ar -> {
+      if (stopped.get() || agent.frozen()) {
+        end.tryComplete();
+        return;
+      }
+      vertx.setTimer(1000, t -> {
+        if (stopped.get()) {
+          end.tryComplete();
+          return;
+        }
+        HostAgent next = runtime.dryRunAgent(member);
+        synchronized (agents) {
+          agents.set(index, next);
+        }
+        runUntilStopped(vertx, runtime, member, next, index, agents, stopped, end);
+      });
+    });
   }
 
   public static String memberHostId(String infraEnvId, int index) {
@@ -77,15 +102,18 @@ public final class AgentSwarm {
         .toString();
   }
 
+  /** Each member's current agent (a restarted member has a new one). */
   public List<HostAgent> agents() {
-    return List.copyOf(agents);
+    synchronized (agents) {
+      return List.copyOf(agents);
+    }
   }
 
   public AgentStats stats() {
     return runtime.stats();
   }
 
-  /** Completes when every agent has ended (each got post_step_action exit, or stop). */
+  /** Completes when every member has ended: stopped, or frozen (the service does not have its host). */
   public Future<Void> allEnded() {
     return Future.join(ended).mapEmpty();
   }
@@ -93,8 +121,11 @@ public final class AgentSwarm {
   public Future<Void> stop() {
     stopped.set(true);
     List<Future<Void>> stops = new ArrayList<>();
-    for (HostAgent a : agents) {
+    for (HostAgent a : agents()) {
       stops.add(a.stop());
+    }
+    for (Future<Void> e : ended) {
+      stops.add(e);
     }
     return Future.join(stops).compose(v -> runtime.close()).mapEmpty();
   }

@@ -39,11 +39,17 @@ class AgentSwarmTest {
       assertEquals(40, ips.size(), "each simulated host has its own address");
       assertEquals(40, gateway.registrations().stream().map(r -> r.path("host_id").asText()).distinct().count());
 
+      // told to exit (as a host being bound is), each member's agent starts again and registers again, as
+      // systemd's Restart=always brings a real host's agent back
       for (var a : swarm.agents()) {
         gateway.queueSteps(a.hostId(), new Steps(0, PostStepAction.EXIT, List.of()));
       }
-      swarm.allEnded().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      gateway.await("every member registered twice", 15_000, g -> g.registrations().size() == 80);
+      assertEquals(40, gateway.registrations().stream().map(r -> r.path("host_id").asText()).distinct().count(),
+          "the same hosts");
+      org.junit.jupiter.api.Assertions.assertFalse(swarm.allEnded().isComplete(), "restarted, not ended");
       swarm.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      swarm.allEnded().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } finally {
       gateway.close();
       vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);

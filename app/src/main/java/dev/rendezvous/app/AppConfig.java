@@ -30,7 +30,18 @@ public record AppConfig(
     double pressureMaxStretch,
     ImageConfig image,
     BusConfig bus,
-    ServiceConfig service) {
+    ServiceConfig service,
+    Kube kube) {
+
+  /**
+   * The Kubernetes-native face: off unless given a hub ({@code --kubeconfig=PATH}, or {@code in-cluster} for a pod's
+   * service account); {@code --kube-namespaces=a,b} limits the watched namespaces (default all).
+   */
+  public record Kube(String kubeconfig, List<String> namespaces, int workers) {
+    public boolean enabled() {
+      return kubeconfig != null && !kubeconfig.isBlank();
+    }
+  }
 
   public boolean embeddedDatabase() {
     return databaseUrl == null;
@@ -120,7 +131,9 @@ public record AppConfig(
         java.time.Duration.ofDays(nonNegative("events-retention-days", s.integer("events-retention-days", 90))),
         Math.max(1, s.integer("event-stream-max-pending", 1000)),
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
-        gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service);
+        gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service,
+        new Kube(s.string("kubeconfig", null), commaList(s.string("kube-namespaces", "")),
+            Math.max(1, s.integer("kube-workers", 4))));
     s.rejectUnknown();
     return c;
   }

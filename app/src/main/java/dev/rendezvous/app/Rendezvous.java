@@ -253,6 +253,14 @@ public final class Rendezvous implements AutoCloseable {
       if (pg != null) {
         closing.add(superviseEmbeddedPostgres(vertx, pg));
       }
+      if (c.kube().enabled()) {
+        // the kube face talks to the API like any client, with a token of its own; closed first (it calls the API)
+        String kubeToken = c.service().authDisabled() ? null : ensureToken(tokens, c.dataDir().resolve("kube-token"),
+            "kube face (custom resources)");
+        closing.add(dev.rendezvous.kube.KubeFace.start(new dev.rendezvous.kube.KubeConfig(c.kube().kubeconfig(),
+            c.kube().namespaces(), "http://127.0.0.1:" + c.apiPort() + dev.rendezvous.service.api.ApiViews.BASE, kubeToken,
+            c.kube().workers(), Duration.ofSeconds(10), Duration.ofMinutes(10)), bootstrap));
+      }
       closing.addAll(busClients);
       long millis = (System.nanoTime() - t0) / 1_000_000;
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
@@ -334,14 +342,20 @@ public final class Rendezvous implements AutoCloseable {
 
   /** First start creates an admin token for the default tenant and keeps it in the data directory (0600). */
   private static void ensureAdminToken(TokenStore tokens, Path file) throws Exception {
+    ensureToken(tokens, file, "admin (created at first start)");
+  }
+
+  /** An admin token of the default tenant kept in {@code file} (0600), made when missing or revoked. */
+  private static String ensureToken(TokenStore tokens, Path file, String name) throws Exception {
     if (Files.exists(file)) {
       String existing = Files.readString(file, StandardCharsets.UTF_8).strip();
       if (tokens.lookup(existing).await(30, TimeUnit.SECONDS).isPresent()) {
-        return;
+        return existing;
       }
     }
-    String token = tokens.create(Tenant.DEFAULT, "admin (created at first start)", true).await(30, TimeUnit.SECONDS);
+    String token = tokens.create(Tenant.DEFAULT, name, true).await(30, TimeUnit.SECONDS);
     writePrivate(file, token);
+    return token;
   }
 
   /** Writes a secret readable only by its owner, atomically. */

@@ -49,6 +49,7 @@ public final class RendezvousMain {
     System.err.println("""
         usage: rendezvous run [--api-port=8090] [--image-port=8080] [--data-dir=./data] [--database-url=postgresql://...]
                               [--kafka-bootstrap=host:9092] [--kafka-partitions=12] [--auth=none] [--public-url=http://host:8090]
+                              [--kubeconfig=PATH|in-cluster [--kube-namespaces=a,b]]   (custom resources on a hub)
                rendezvous token create --tenant NAME [--name LABEL] [--admin] [--data-dir=./data] [--database-url=...]
                rendezvous observability [--out=./data/observability] [--prometheus-url=http://127.0.0.1:9090]
                               [--scrape-target=host:8090 ...] [--scrape-interval=15s] [--grafana-db-host=host:port] [--grafana-db-role=rdv_grafana]
@@ -74,9 +75,11 @@ public final class RendezvousMain {
           health, readiness, metrics     %s/health  %s/ready  %s/metrics
           fleet page (live)              %s/fleet
           data directory                 %s
-        %s
+        %s%s
         Ctrl-C stops it cleanly.
         %n""", system.startupMillis() / 1000.0, api, config.imagePort(), api, api, api, api, config.dataDir(),
+        config.kube().enabled() ? "  custom resources (kube face)   " + config.kube().kubeconfig() + ", namespaces "
+            + (config.kube().namespaces().isEmpty() ? "all" : String.join(",", config.kube().namespaces())) + "\n" : "",
         config.service().authDisabled()
             ? "  auth                           none (RDV_AUTH=none): every request acts as tenant 'default'"
             : "  auth                           Authorization: Bearer <token>; the admin token of tenant 'default' is in\n"

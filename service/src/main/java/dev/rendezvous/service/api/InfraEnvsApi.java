@@ -72,31 +72,45 @@ final class InfraEnvsApi {
       String pullSecret = (String) p.remove("pull_secret");
       String name = (String) p.remove("name");
       OffsetDateTime now = Times.now();
+      java.util.Optional<String> kubeKey = KubeOwnership.requestedKey(ctx);
       return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> {
-        Future<Void> check = Future.succeededFuture();
-        if (clusterId != null) {
-          check = ClusterRepository.get(tx, t.name(), clusterId).map(o -> {
-            ClusterRow c = o.orElseThrow(() -> new ApiError(404, "cluster_id", "cluster " + clusterId + " not found"));
-            if (!p.containsKey("openshift_version")) {
-              p.put("openshift_version", c.openshiftVersion());
-            }
-            return null;
-          });
-        }
-        return check.compose(v -> {
-          if (!p.containsKey("openshift_version")) {
-            p.put("openshift_version", catalog.defaultRelease().openshiftVersion());
-          }
-          InfraEnvRow row = new InfraEnvRow(UUID.randomUUID(), t.name(), clusterId, name, p, 1, now, now);
-          return InfraEnvRepository.insert(tx, row, pullSecret)
-              .compose(x -> EventRepository.record(tx, EventRecord.info(t.name(), "infra_env_registered",
-                  "Registered infra env " + name, clusterId, row.id(), null)))
-              .map(x -> row);
-        });
+        // a custom resource's infra-env that exists already is returned: a reconcile after a restart finds it
+        Future<java.util.Optional<UUID>> found = kubeKey.isEmpty() ? Future.succeededFuture(java.util.Optional.empty())
+            : KubeOwnership.existing(tx, "infra_envs", kubeKey.get());
+        return found.compose(existing -> existing.isPresent()
+            ? InfraEnvRepository.get(tx, t.name(), existing.get()).map(o -> o.orElseThrow(
+                () -> ApiError.conflict("the infra-env of " + kubeKey.get() + " belongs to another tenant")))
+            : insertInfraEnv(tx, t, clusterId, name, p, pullSecret, now, kubeKey));
       }).map(row -> {
         LOG.atInfo().addKeyValue("infra_env_id", row.id()).addKeyValue("cluster_id", row.clusterId()).log("infra-env registered");
         return ApiViews.infraEnv(row, downloadUrl.apply(row));
       });
+    });
+  }
+
+  private Future<InfraEnvRow> insertInfraEnv(io.vertx.sqlclient.SqlConnection tx, Tenant t, UUID clusterId, String name,
+      JsonObject p, String pullSecret, OffsetDateTime now, java.util.Optional<String> kubeKey) {
+    Future<Void> check = Future.succeededFuture();
+    if (clusterId != null) {
+      check = ClusterRepository.get(tx, t.name(), clusterId).map(o -> {
+        ClusterRow c = o.orElseThrow(() -> new ApiError(404, "cluster_id", "cluster " + clusterId + " not found"));
+        if (!p.containsKey("openshift_version")) {
+          p.put("openshift_version", c.openshiftVersion());
+        }
+        return null;
+      });
+    }
+    return check.compose(v -> {
+      if (!p.containsKey("openshift_version")) {
+        p.put("openshift_version", catalog.defaultRelease().openshiftVersion());
+      }
+      InfraEnvRow row = new InfraEnvRow(UUID.randomUUID(), t.name(), clusterId, name, p, 1, now, now);
+      return InfraEnvRepository.insert(tx, row, pullSecret)
+          .compose(x -> kubeKey.isEmpty() ? Future.<Void>succeededFuture()
+              : KubeOwnership.mark(tx, "infra_envs", row.id(), kubeKey.get()))
+          .compose(x -> EventRepository.record(tx, EventRecord.info(t.name(), "infra_env_registered",
+              "Registered infra env " + name, clusterId, row.id(), null)))
+          .map(x -> row);
     });
   }
 

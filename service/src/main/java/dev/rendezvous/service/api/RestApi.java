@@ -149,6 +149,7 @@ public final class RestApi {
       });
     }
     router.route(b + "/*").handler(auth);
+    new KubeOwnership(db).mount(router); // what a custom resource owns is changed through it, not REST
     router.post(b + "/clusters").handler(this::createCluster);
     router.get(b + "/clusters").handler(this::listClusters);
     router.get(b + "/clusters/:cluster_id").handler(this::getCluster);
@@ -203,13 +204,28 @@ public final class RestApi {
       String version = (String) p.remove("openshift_version");
       ClusterRow row = new ClusterRow(UUID.randomUUID(), t.name(), name, version, "insufficient",
           "Cluster is not ready for install", now, p, null, null, null, null, 1, now, now);
-      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> ClusterRepository.insert(tx, row, pullSecret)
-              .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "cluster_registration_succeeded",
-                  "Successfully registered cluster " + name, row.id(), null, null))))
-          .map(v -> {
-            LOG.atInfo().addKeyValue("cluster_id", row.id()).addKeyValue("tenant", t.name()).log("cluster registered");
-            return ApiViews.cluster(row, catalog, List.of(), true);
-          });
+      java.util.Optional<String> kubeKey = KubeOwnership.requestedKey(ctx);
+      return dev.rendezvous.service.db.TransientConflict.retrying(db, tx -> (kubeKey.isEmpty()
+              ? Future.succeededFuture(java.util.Optional.<UUID>empty())
+              : KubeOwnership.existing(tx, "clusters", kubeKey.get()))
+              .compose(found -> {
+                if (found.isPresent()) { // the custom resource's cluster exists: a reconcile after a restart finds it
+                  return ClusterRepository.get(tx, t.name(), found.get())
+                      .map(o -> o.orElseThrow(() -> ApiError.conflict("the cluster of " + kubeKey.get()
+                          + " belongs to another tenant")));
+                }
+                return ClusterRepository.insert(tx, row, pullSecret)
+                    .compose(v -> kubeKey.isEmpty() ? Future.<Void>succeededFuture()
+                        : KubeOwnership.mark(tx, "clusters", row.id(), kubeKey.get()))
+                    .compose(v -> EventRepository.record(tx, EventRecord.info(t.name(), "cluster_registration_succeeded",
+                        "Successfully registered cluster " + name, row.id(), null, null)))
+                    .map(v -> {
+                      LOG.atInfo().addKeyValue("cluster_id", row.id()).addKeyValue("tenant", t.name())
+                          .log("cluster registered");
+                      return row;
+                    });
+              }))
+          .map(c -> ApiViews.cluster(c, catalog, List.of(), true));
     });
   }
 
