@@ -84,12 +84,13 @@ public final class AgentSwarm {
         return;
       }
       vertx.setTimer(1000, t -> {
-        if (stopped.get()) {
-          end.tryComplete();
-          return;
-        }
-        HostAgent next = runtime.dryRunAgent(member);
-        synchronized (agents) {
+        HostAgent next;
+        synchronized (agents) { // stop() takes its snapshot under the same lock: a new agent is seen or never made
+          if (stopped.get()) {
+            end.tryComplete();
+            return;
+          }
+          next = runtime.dryRunAgent(member);
           agents.set(index, next);
         }
         runUntilStopped(vertx, runtime, member, next, index, agents, stopped, end);
@@ -119,10 +120,12 @@ public final class AgentSwarm {
   }
 
   public Future<Void> stop() {
-    stopped.set(true);
     List<Future<Void>> stops = new ArrayList<>();
-    for (HostAgent a : agents()) {
-      stops.add(a.stop());
+    synchronized (agents) {
+      stopped.set(true);
+      for (HostAgent a : agents) {
+        stops.add(a.stop());
+      }
     }
     for (Future<Void> e : ended) {
       stops.add(e);

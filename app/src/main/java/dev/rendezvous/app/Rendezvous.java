@@ -259,7 +259,7 @@ public final class Rendezvous implements AutoCloseable {
             "kube face (custom resources)");
         closing.add(dev.rendezvous.kube.KubeFace.start(new dev.rendezvous.kube.KubeConfig(c.kube().kubeconfig(),
             c.kube().namespaces(), "http://127.0.0.1:" + c.apiPort() + dev.rendezvous.service.api.ApiViews.BASE, kubeToken,
-            c.kube().workers(), Duration.ofSeconds(10), Duration.ofMinutes(10)), bootstrap));
+            c.kube().workers(), Duration.ofSeconds(10)), bootstrap));
       }
       closing.addAll(busClients);
       long millis = (System.nanoTime() - t0) / 1_000_000;

@@ -211,6 +211,49 @@ class KubeApiFlowTest {
         hub.get(Kinds.INFRA_ENV, "site-bad", "late-secret"), "ImageCreated", "True", "ImageCreated"));
   }
 
+  @Test
+  void aRestartMidInstallLeavesTheCrsAndTheDatabaseAgreeing() throws Exception {
+    hub.apply("kube/restart/site.yaml");
+    String ieId = infraEnvIdOnceImageCreated("site-restart", "rs1");
+    String clusterId = api.get("/infra-envs/" + ieId).json().getString("cluster_id");
+    // the agents live in a Vert.x of their own: the host keeps running while Rendezvous restarts
+    io.vertx.core.Vertx hosts = io.vertx.core.Vertx.vertx();
+    AgentConfig config = AgentConfig.parse(new String[] {"--url", "http://127.0.0.1:" + system.config().apiPort(),
+        "--infra-env-id", ieId, "--dry-run", "--swarm", "1"}, Map.of("RDV_AGENT_TOKEN", system.agentToken(ieId, clusterId)));
+    AgentSwarm agents = AgentSwarm.start(hosts, config, 1);
+    try {
+      until("installing (auto-approved)", Duration.ofSeconds(120), Kinds.AGENT_CLUSTER_INSTALL, "site-restart", "rs1",
+          () -> KubeHub.conditionIs(hub.get(Kinds.AGENT_CLUSTER_INSTALL, "site-restart", "rs1"), "Completed", "False",
+              "InstallationInProgress"));
+      int apiPort = system.config().apiPort();
+      int imagePort = system.config().imagePort();
+      system.close();
+      system = TestSystem.startOn(dir.resolve("data"), apiPort, imagePort, Map.of("os-images", TestSystem.osImages(),
+          "kubeconfig", hub.kubeconfig().toString()));
+      api = new Api(system.config().apiPort(), Files.readString(system.adminTokenFile()).strip());
+      until("Completed=True after the restart", INSTALL, Kinds.AGENT_CLUSTER_INSTALL, "site-restart", "rs1",
+          () -> KubeHub.conditionIs(hub.get(Kinds.AGENT_CLUSTER_INSTALL, "site-restart", "rs1"), "Completed", "True",
+              "InstallationCompleted"));
+      Await.until("ClusterDeployment spec.installed", Duration.ofSeconds(30), () -> Boolean.TRUE.equals(
+          KubeHub.path(hub.get(Kinds.CLUSTER_DEPLOYMENT, "site-restart", "rs1"), "spec", "installed")));
+    } finally {
+      agents.stop().await(30, TimeUnit.SECONDS);
+      hosts.close().await(10, TimeUnit.SECONDS);
+    }
+    // the database and the CRs agree: one cluster and one infra-env for them (nothing made twice), one host, one Agent
+    assertEquals("installed", api.get("/clusters/" + clusterId).json().getString("status"));
+    long clusters = api.get("/clusters").array().stream()
+        .filter(c -> "AgentClusterInstall/site-restart/rs1".equals(((JsonObject) c).getString("kube_key"))).count();
+    assertEquals(1, clusters);
+    long infraEnvs = api.get("/infra-envs").array().stream()
+        .filter(e -> "InfraEnv/site-restart/rs1".equals(((JsonObject) e).getString("kube_key"))).count();
+    assertEquals(1, infraEnvs);
+    assertEquals(1, api.get("/clusters/" + clusterId + "/hosts").array().size());
+    List<GenericKubernetesResource> crs = hub.list(Kinds.AGENT, "site-restart");
+    assertEquals(1, crs.size());
+    assertEquals("installed", KubeHub.path(crs.get(0), "status", "debugInfo", "state"));
+  }
+
   /** As {@link Await#until}, and on a timeout the CR as it stands, to see why. */
   private static <T> T until(String what, Duration timeout, Kinds kind, String ns, String name,
       java.util.function.Supplier<T> probe) {

@@ -88,10 +88,15 @@ final class TestSystem {
   }
 
   private static Rendezvous startOnce(Path dataDir, Map<String, String> extraFlags) throws Exception {
+    return startOn(dataDir, freePort(), freePort(), extraFlags);
+  }
+
+  /** A system on given ports: a restart on the same data directory, where agents and clients keep their URLs. */
+  static Rendezvous startOn(Path dataDir, int apiPort, int imagePort, Map<String, String> extraFlags) throws Exception {
     List<String> flags = new ArrayList<>();
     flags.add("--data-dir=" + dataDir);
-    flags.add("--api-port=" + freePort());
-    flags.add("--image-port=" + freePort());
+    flags.add("--api-port=" + apiPort);
+    flags.add("--image-port=" + imagePort);
     flags.add("--kafka-partitions=4");
     flags.add("--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize());
     java.util.Map<String, String> brain = new java.util.LinkedHashMap<>();

@@ -17,8 +17,7 @@ public record KubeConfig(
     String apiBase,
     String token,
     int workers,
-    Duration missingDependencyRetry,
-    Duration resync) {
+    Duration missingDependencyRetry) {
 
   public static final String IN_CLUSTER = "in-cluster";
 
@@ -33,7 +32,7 @@ public record KubeConfig(
         : List.of(ns.split(",")).stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
     String w = first(flag.apply("kube-workers"), env.get("RDV_KUBE_WORKERS"));
     return new KubeConfig(kubeconfig, namespaces, apiBase, token, w == null ? 4 : Integer.parseInt(w),
-        Duration.ofSeconds(10), Duration.ofMinutes(10));
+        Duration.ofSeconds(10));
   }
 
   public boolean enabled() {

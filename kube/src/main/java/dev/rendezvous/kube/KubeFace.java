@@ -151,9 +151,10 @@ public final class KubeFace implements AutoCloseable {
   /** A domain event: the host's Agent and the cluster's AgentClusterInstall get a (coalesced) reconcile. */
   private CompletionStage<Void> onEvent(BusEvent e) {
     if (e.hostId() != null && e.infraEnvId() != null) {
-      index.host(e.hostId(), e.infraEnvId());
-      index.infraEnvCrOf(e.infraEnvId()).ifPresent(ie -> queue.addAfter(
-          KubeContext.key(Kinds.AGENT, ie.substring(0, ie.indexOf('/')), e.hostId()), COALESCE));
+      index.infraEnvCrOf(e.infraEnvId()).ifPresent(ie -> { // hosts of kube-managed infra-envs only
+        index.host(e.hostId(), e.infraEnvId());
+        queue.addAfter(KubeContext.key(Kinds.AGENT, ie.substring(0, ie.indexOf('/')), e.hostId()), COALESCE);
+      });
     }
     if (e.clusterId() != null) {
       index.installOf(e.clusterId()).ifPresent(aci -> queue.addAfter(KubeContext.key(Kinds.AGENT_CLUSTER_INSTALL,
@@ -166,6 +167,10 @@ public final class KubeFace implements AutoCloseable {
     String[] parts = key.split("/", 3);
     Reconciler r = reconcilers.get(parts[0]);
     if (r != null) {
+      if (!store.synced()) {
+        // a reconcile on a half-listed cache could take a missing Agent or ClusterDeployment for a deleted one
+        throw new WorkQueue.Requeue(Duration.ofMillis(500));
+      }
       try {
         r.reconcile(parts[1], parts[2]);
       } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {

@@ -22,9 +22,9 @@ import java.util.function.BiConsumer;
 
 /**
  * The custom resources as the kube face sees them: one informer per kind (a list, then a watch: no polling), read
- * from their caches as Jackson trees of our own, and the few writes the reconcilers make (create an Agent, merge-patch
- * metadata or spec, merge-patch the status subresource, Secrets). Counts the requests it sends, so a scale run can
- * say how many the API server saw per site.
+ * from their caches as Jackson trees of our own, and the few writes the reconcilers make (create or delete an Agent,
+ * replace an object or its status subresource, conditional on its resourceVersion; Secrets). Counts the requests it
+ * sends outside the informers.
  */
 public final class KubeStore implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();

@@ -79,14 +79,18 @@ public final class WorkQueue implements AutoCloseable {
       }
       scheduled.put(key, due);
     }
-    timer.schedule(() -> {
-      synchronized (this) {
-        if (scheduled.getOrDefault(key, Long.MIN_VALUE) == due) {
-          scheduled.remove(key);
+    try {
+      timer.schedule(() -> {
+        synchronized (this) {
+          if (scheduled.getOrDefault(key, Long.MIN_VALUE) == due) {
+            scheduled.remove(key);
+          }
         }
-      }
-      add(key);
-    }, delayMillis, TimeUnit.MILLISECONDS);
+        add(key);
+      }, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing: nothing more is reconciled
+    }
   }
 
   public synchronized int depth() {
@@ -137,7 +141,7 @@ public final class WorkQueue implements AutoCloseable {
         }
       } catch (Requeue r) {
         addAfter(key, r.after);
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) { // an Error too: a worker that died would leave its keys unserved
         int n;
         synchronized (this) {
           n = failures.merge(key, 1, Integer::sum);

@@ -53,41 +53,42 @@ public final class ClusterStatuses {
     String info = cluster == null ? "" : cluster.path("status_info").asText();
     boolean agentsOk = tally.meets(req);
     boolean start = false;
+    // upstream's clusterRequirementsMet: agents are counted only once the cluster is ready
     if (cluster == null) {
       c.set("RequirementsMet", false, "NotAvailable", "Information not available");
+    } else if ("installed".equals(status) || "error".equals(status)) {
+      c.set("RequirementsMet", true, "ClusterInstallationStopped", "The cluster installation stopped");
     } else if (INSTALLING.contains(status)) {
       c.set("RequirementsMet", true, "ClusterAlreadyInstalling", "The cluster requirements are met");
-    } else if (STOPPED.contains(status)) {
-      c.set("RequirementsMet", false, "ClusterInstallationStopped", "The cluster installation stopped");
+    } else if (!"ready".equals(status)) {
+      c.set("RequirementsMet", false, "ClusterNotReady", "The cluster is not ready to begin the installation");
     } else if (!agentsOk) {
       c.set("RequirementsMet", false, "InsufficientAgents", String.format("The cluster currently requires exactly %d"
           + " master agents, %d arbiter agents and %d worker agents, but currently registered %d master agents, %d"
-          + " arbiter agents and %d worker agents", req.controlPlane(), req.arbiters(), req.workers(), tally.masters(),
-          tally.arbiters(), tally.workers()));
+          + " arbiter agents and %d worker agents", req.controlPlane(), req.arbiters(), req.workers(),
+          tally.masters(), tally.arbiters(), tally.workers()));
     } else if (tally.unsynced() > 0) {
       c.set("RequirementsMet", false, "UnsyncedAgents",
           "The cluster currently has " + tally.unsynced() + " agents with spec error");
     } else if (tally.unapproved() > 0) {
       c.set("RequirementsMet", false, "UnapprovedAgents",
           "The installation is pending on the approval of " + tally.unapproved() + " agents");
-    } else if (!"ready".equals(status)) {
-      c.set("RequirementsMet", false, "ClusterNotReady", "The cluster is not ready to begin the installation");
-    } else if (hold) {
-      c.set("RequirementsMet", false, "InstallationOnHold",
-          "The installation is on hold. To unhold set holdInstallation to false");
     } else {
       c.set("RequirementsMet", true, "ClusterIsReady", "The cluster is ready to begin the installation");
-      start = sync.ok();
+      start = sync.ok() && !hold;
     }
     validated(c, cluster, status);
     if (cluster == null) {
       c.set("Completed", false, "InstallationNotStarted", "The installation has not yet started");
-    } else if ("installed".equals(status)) {
+    } else if ("installed".equals(status) || "adding-hosts".equals(status)) {
       c.set("Completed", true, "InstallationCompleted", "The installation has completed: " + info);
     } else if ("error".equals(status)) {
       c.set("Completed", false, "InstallationFailed", "The installation has failed: " + info);
     } else if (INSTALLING.contains(status)) {
       c.set("Completed", false, "InstallationInProgress", "The installation is in progress: " + info);
+    } else if (hold && "ready".equals(status)) {
+      c.set("Completed", false, "InstallationOnHold",
+          "The installation is on hold. To unhold set holdInstallation to false");
     } else {
       c.set("Completed", false, "InstallationNotStarted", "The installation has not yet started");
     }
@@ -97,7 +98,7 @@ public final class ClusterStatuses {
       c.set("Failed", false, "InstallationNotFailed", "The installation has not failed");
     }
     switch (status) {
-      case "installed" -> c.set("Stopped", true, "InstallationCompleted",
+      case "installed", "adding-hosts" -> c.set("Stopped", true, "InstallationCompleted",
           "The installation has stopped because it completed successfully");
       case "error" -> c.set("Stopped", true, "InstallationFailed", "The installation has stopped due to error");
       case "cancelled" -> c.set("Stopped", true, "InstallationCancelled",
@@ -143,7 +144,12 @@ public final class ClusterStatuses {
       c.set("Validated", false, "ValidationsUnknown", "The cluster's validations have not yet been calculated");
       return;
     }
-    List<String> failing = failingMessages(parsed(cluster.path("validations_info")));
+    JsonNode validations = parsed(cluster.path("validations_info"));
+    if (validations == null || !validations.isObject() || validations.isEmpty()) {
+      c.set("Validated", false, "ValidationsUnknown", "The cluster's validations have not yet been calculated");
+      return;
+    }
+    List<String> failing = failingMessages(validations);
     switch (status) {
       case "insufficient" -> c.set("Validated", false, "ValidationsFailing",
           "The cluster's validations are failing: " + String.join(",", failing));

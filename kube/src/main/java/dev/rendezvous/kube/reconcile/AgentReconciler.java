@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rendezvous.kube.Kinds;
 import dev.rendezvous.kube.WorkQueue;
 import dev.rendezvous.kube.mapping.AgentStatuses;
+import dev.rendezvous.kube.mapping.Conditions;
 import dev.rendezvous.kube.mapping.SyncResult;
 import dev.rendezvous.kube.service.ServiceApi.ServiceError;
 import java.util.Optional;
@@ -23,6 +24,17 @@ public final class AgentReconciler implements Reconciler {
   public static final String FINALIZER = "agent.agent-install.openshift.io/ai-deprovision";
   /** The Agent cache index: {@code namespace/name} of the InfraEnv an Agent belongs to (its label). */
   public static final String OF_INFRA_ENV = "of-infra-env";
+
+  private static final java.util.Set<String> INSTALLING = java.util.Set.of("preparing-for-installation",
+      "preparing-successful", "installing", "installing-in-progress", "installing-pending-user-action", "installed",
+      "added-to-existing-cluster", "error", "cancelled");
+
+  /** Nothing of the spec to apply now. */
+  private static final class Skip extends RuntimeException {
+    Skip() {
+      super(null, null, false, false);
+    }
+  }
 
   private final KubeContext k;
   private final InfraEnvReconciler infraEnvs;
@@ -64,7 +76,11 @@ public final class AgentReconciler implements Reconciler {
     }
     SyncResult sync = SyncResult.OK;
     JsonNode h = host.get();
+    boolean installing = INSTALLING.contains(h.path("status").asText());
     try {
+      if (installing) {
+        throw new Skip(); // the host is being installed: its spec is what it was, nothing to apply
+      }
       if (applySpec(agent, h, ieId.get(), owner)) {
         h = k.service().host(ieId.get(), hostId).orElse(h);
       }
@@ -75,6 +91,11 @@ public final class AgentReconciler implements Reconciler {
       sync = SyncResult.inputError(e.getMessage());
     } catch (IllegalArgumentException e) {
       sync = SyncResult.inputError(e.getMessage());
+    } catch (Skip e) {
+      JsonNode before = Conditions.find(agent.path("status").path("conditions"), "SpecSynced");
+      if (before != null && !"True".equals(before.path("status").asText())) {
+        sync = new SyncResult(false, before.path("reason").asText(), before.path("message").asText());
+      }
     }
     boolean approved = agent.path("spec").path("approved").asBoolean(false);
     ObjectNode status = AgentStatuses.status(agent.path("status"), h, approved, sync, k.apiBase(), k.clock().instant());
@@ -121,7 +142,7 @@ public final class AgentReconciler implements Reconciler {
     }
     ObjectNode params = KubeContext.JSON.createObjectNode();
     String role = agent.path("spec").path("role").asText("");
-    if (!role.isEmpty() && !role.equals(host.path("role").asText())) {
+    if (!role.isEmpty() && !role.equals("auto-assign") && !role.equals(host.path("role").asText())) {
       params.put("host_role", role);
     }
     String hostname = agent.path("spec").path("hostname").asText("");

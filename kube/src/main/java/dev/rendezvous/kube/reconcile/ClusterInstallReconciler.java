@@ -36,6 +36,8 @@ public final class ClusterInstallReconciler implements Reconciler {
   /** When the installation of a cluster was last asked for: not again within {@link #INSTALL_RETRY}. */
   private final Map<String, Instant> installAsked = new ConcurrentHashMap<>();
   private static final Duration INSTALL_RETRY = Duration.ofSeconds(30);
+  /** Cluster states in which the service takes a spec change (before installation). */
+  private static final java.util.Set<String> EDITABLE = java.util.Set.of("insufficient", "ready", "pending-for-input");
 
   public ClusterInstallReconciler(KubeContext k) {
     this.k = k;
@@ -102,18 +104,30 @@ public final class ClusterInstallReconciler implements Reconciler {
     if (secretName.isEmpty()) {
       throw new SpecError("ClusterDeployment.spec.pullSecretRef", "is required");
     }
+    String releaseImage = set.path("spec").path("releaseImage").asText("");
+    String key = ns + "/" + KubeContext.name(aci);
+    if (k.index().clusterOf(key).isPresent() && specVersion(aci, cd, releaseImage).equals(applied.get(key))) {
+      return new Inputs(cd, null, releaseImage); // applied already: no Secret to read (a bus event's reconcile)
+    }
     String pullSecret = k.store().secretValue(ns, secretName, ".dockerconfigjson").orElseThrow(() -> new SpecError(
         "ClusterDeployment.spec.pullSecretRef", "Secret " + ns + "/" + secretName
             + " with key .dockerconfigjson not found"));
-    return new Inputs(cd, pullSecret, set.path("spec").path("releaseImage").asText(""));
+    return new Inputs(cd, pullSecret, releaseImage);
+  }
+
+  /**
+   * What was applied: the generations of the AgentClusterInstall and its ClusterDeployment, the release image and the
+   * overrides. A changed pull secret alone is applied at the next change of these (upstream watches labelled Secrets).
+   */
+  private static String specVersion(JsonNode aci, JsonNode cd, String releaseImage) {
+    return aci.path("metadata").path("generation").asText() + "/" + cd.path("metadata").path("generation").asText()
+        + "/" + releaseImage + "/" + aci.path("metadata").path("annotations").path(INSTALL_CONFIG_OVERRIDES).asText("");
   }
 
   /** Creates the cluster (the service returns the existing one for this owner) or applies a changed spec. */
   private String apply(JsonNode aci, Inputs in, String owner) {
     String key = KubeContext.ns(aci) + "/" + KubeContext.name(aci);
-    String version = aci.path("metadata").path("generation").asText() + "/"
-        + in.cd.path("metadata").path("generation").asText() + "/" + in.pullSecret.hashCode() + "/" + in.releaseImage
-        + "/" + aci.path("metadata").path("annotations").path(INSTALL_CONFIG_OVERRIDES).asText("");
+    String version = specVersion(aci, in.cd, in.releaseImage);
     Optional<String> known = k.index().clusterOf(key);
     String id;
     if (known.isEmpty()) {
@@ -130,12 +144,14 @@ public final class ClusterInstallReconciler implements Reconciler {
         return id;
       }
       JsonNode cluster = k.service().cluster(id).orElse(null);
-      if (cluster != null && "insufficient ready pending-for-input".contains(cluster.path("status").asText("-"))) {
-        ObjectNode params = ClusterSpecs.updateParams(aci);
-        params.put("pull_secret", in.pullSecret);
-        params.put("base_dns_domain", in.cd.path("spec").path("baseDomain").asText());
-        k.service().updateCluster(id, owner, params);
+      if (cluster == null || !EDITABLE.contains(cluster.path("status").asText())) {
+        applied.put(key, version); // installing or installed (spec.installed, a restart): nothing to change
+        return id;
       }
+      ObjectNode params = ClusterSpecs.updateParams(aci);
+      params.put("pull_secret", in.pullSecret);
+      params.put("base_dns_domain", in.cd.path("spec").path("baseDomain").asText());
+      k.service().updateCluster(id, owner, params);
     }
     manifestsAndOverrides(aci, id, owner);
     applied.put(key, version);
@@ -237,7 +253,8 @@ public final class ClusterInstallReconciler implements Reconciler {
   /** Deletion: the cluster goes (its installation cancelled first), then the finalizer. */
   private void remove(JsonNode aci, String owner) {
     String key = KubeContext.ns(aci) + "/" + KubeContext.name(aci);
-    Optional<String> id = k.index().clusterOf(key);
+    // not in the index (a create whose answer was lost): the service still knows the owner
+    Optional<String> id = k.index().clusterOf(key).or(() -> k.ownedId(k.service().clusters(), owner));
     if (id.isPresent()) {
       try {
         k.service().deleteCluster(id.get(), owner);

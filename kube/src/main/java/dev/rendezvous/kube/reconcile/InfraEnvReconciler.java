@@ -262,7 +262,7 @@ public final class InfraEnvReconciler implements Reconciler {
       }
       throw new WorkQueue.Requeue(Duration.ofSeconds(1));
     }
-    Optional<String> id = k.index().infraEnvOf(key);
+    Optional<String> id = k.index().infraEnvOf(key).or(() -> k.ownedId(k.service().infraEnvs(), owner));
     if (id.isPresent()) {
       for (JsonNode h : k.service().infraEnvHosts(id.get())) { // hosts that never got an Agent
         k.service().deleteHost(id.get(), h.path("id").asText(), owner);

@@ -28,6 +28,16 @@ public record KubeContext(KubeStore store, ServiceApi service, OwnerIndex index,
     return key(kind, namespace, name);
   }
 
+  /** The id of the object in {@code listed} (the service's clusters or infra-envs) whose kube_key is {@code owner}. */
+  java.util.Optional<String> ownedId(JsonNode listed, String owner) {
+    for (JsonNode o : listed) {
+      if (owner.equals(o.path("kube_key").asText())) {
+        return java.util.Optional.of(o.path("id").asText());
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   static String ns(JsonNode obj) {
     return obj.path("metadata").path("namespace").asText();
   }
@@ -96,8 +106,19 @@ public record KubeContext(KubeStore store, ServiceApi service, OwnerIndex index,
       }
       return true;
     }
+    if (a.isArray()) {
+      if (!b.isArray() || a.size() != b.size()) {
+        return false;
+      }
+      for (int i = 0; i < a.size(); i++) {
+        if (!subsetOf(a.get(i), b.get(i)) || !subsetOf(b.get(i), a.get(i))) {
+          return false;
+        }
+      }
+      return true;
+    }
     if (a.isNumber() && b.isNumber()) {
-      return a.asDouble() == b.asDouble();
+      return a.asDouble() == b.asDouble(); // a long we wrote is an int when read back
     }
     return a.equals(b);
   }

@@ -32,7 +32,11 @@ class StatusesTest {
     assertEquals("ClusterIsReady", reason(ready.status(), "RequirementsMet"));
     var held = ClusterStatuses.evaluate(JSON.createObjectNode(), cluster("ready"), SyncResult.OK, one, SNO, true, "api", T0);
     assertFalse(held.startInstall());
-    assertEquals("InstallationOnHold", reason(held.status(), "RequirementsMet"));
+    assertEquals("ClusterIsReady", reason(held.status(), "RequirementsMet"), "upstream: the hold is on Completed");
+    assertEquals("InstallationOnHold", reason(held.status(), "Completed"));
+    var notReady = ClusterStatuses.evaluate(JSON.createObjectNode(), cluster("insufficient"), SyncResult.OK,
+        ClusterStatuses.AgentTally.NONE, SNO, false, "api", T0);
+    assertEquals("ClusterNotReady", reason(notReady.status(), "RequirementsMet"), "agents are counted once ready");
     var unapproved = ClusterStatuses.evaluate(JSON.createObjectNode(), cluster("ready"), SyncResult.OK,
         new ClusterStatuses.AgentTally(1, 0, 0, 0, 1, 0), SNO, false, "api", T0);
     assertFalse(unapproved.startInstall());
@@ -66,6 +70,7 @@ class StatusesTest {
     JsonNode installed = ClusterStatuses.evaluate(installing, cluster("installed"), SyncResult.OK,
         ClusterStatuses.AgentTally.NONE, SNO, false, "api", T0).status();
     assertEquals("InstallationCompleted", reason(installed, "Completed"));
+    assertEquals("ClusterInstallationStopped", reason(installed, "RequirementsMet"));
     assertEquals("installed", installed.path("debugInfo").path("state").asText());
     assertEquals("api/events?cluster_id=c1", installed.path("debugInfo").path("eventsURL").asText());
   }
