@@ -158,6 +158,17 @@ class KubeApiFlowTest {
       }
       Await.until("every host bound to the cluster", Duration.ofSeconds(90),
           () -> api.get("/clusters/" + clusterId + "/hosts").array().size() == 5);
+      // the rest of an Agent's spec reaches its host: name and Ignition overrides
+      String first = crs.get(0).getMetadata().getName();
+      String overrides = "{\"ignition\":{\"version\":\"3.2.0\"},\"storage\":{\"files\":[{\"path\":\"/etc/site\","
+          + "\"contents\":{\"source\":\"data:,ha1\"}}]}}";
+      hub.mergePatch(Kinds.AGENT, "site-ha", first, new JsonObject().put("spec", new JsonObject()
+          .put("hostname", "ha1-node-a").put("ignitionConfigOverrides", overrides)).encode());
+      Await.until("hostname and Ignition overrides on the host", Duration.ofSeconds(60), () -> {
+        JsonObject h = api.get("/infra-envs/" + ieId + "/hosts/" + first).json();
+        return "ha1-node-a".equals(h.getString("requested_hostname"))
+            && overrides.equals(h.getString("ignition_config_overrides"));
+      });
       GenericKubernetesResource aci;
       try {
         aci = until("Completed=True", INSTALL, Kinds.AGENT_CLUSTER_INSTALL, "site-ha", "ha1", () -> {

@@ -38,6 +38,8 @@ public final class AgentReconciler implements Reconciler {
 
   private final KubeContext k;
   private final InfraEnvReconciler infraEnvs;
+  /** Per host, the node labels, pool and Ignition overrides last applied (not sent again while unchanged). */
+  private final java.util.Map<String, String> appliedExtras = new java.util.concurrent.ConcurrentHashMap<>();
 
   public AgentReconciler(KubeContext k, InfraEnvReconciler infraEnvs) {
     this.k = k;
@@ -59,6 +61,7 @@ public final class AgentReconciler implements Reconciler {
     if (KubeContext.deleting(agent)) {
       ieId.ifPresent(id -> k.service().deleteHost(id, hostId, owner));
       k.index().forgetHost(hostId);
+      appliedExtras.remove(hostId);
       k.finalizer(Kinds.AGENT, agent, FINALIZER, false);
       requeueInstallOf(agent);
       return;
@@ -154,8 +157,29 @@ public final class AgentReconciler implements Reconciler {
       ArrayNode d = params.putArray("disks_selected_config");
       d.addObject().put("id", disk).put("role", "install");
     }
+    // node labels, machine config pool and Ignition overrides: applied once per change of the Agent's spec
+    JsonNode labels = agent.path("spec").path("nodeLabels");
+    String pool = agent.path("spec").path("machineConfigPool").asText("");
+    String overrides = agent.path("spec").path("ignitionConfigOverrides").asText("");
+    String extras = labels.toString() + "|" + pool + "|" + overrides;
+    if (!extras.equals(appliedExtras.get(hostId)) && !changed) {
+      if (labels.isObject() && !labels.isEmpty()) {
+        ArrayNode l = params.putArray("node_labels");
+        labels.fields().forEachRemaining(e -> l.addObject().put("key", e.getKey()).put("value", e.getValue().asText()));
+      }
+      if (!pool.isEmpty()) {
+        params.put("machine_config_pool_name", pool);
+      }
+      if (!overrides.isEmpty() && !overrides.equals(host.path("ignition_config_overrides").asText(""))) {
+        k.service().hostIgnition(ieId, hostId, owner, overrides);
+      }
+      if (params.isEmpty()) {
+        appliedExtras.put(hostId, extras);
+      }
+    }
     if (!params.isEmpty() && !changed) {
       k.service().updateHost(ieId, hostId, owner, params);
+      appliedExtras.put(hostId, extras);
       changed = true;
     } else if (!params.isEmpty()) {
       k.queue().addAfter(KubeContext.key(Kinds.AGENT, KubeContext.ns(agent), hostId), java.time.Duration.ofMillis(500));

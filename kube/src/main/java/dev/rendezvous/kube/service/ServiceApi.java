@@ -121,6 +121,12 @@ public final class ServiceApi {
     return call("PATCH", "/infra-envs/" + infraEnvId + "/hosts/" + hostId, owner, params);
   }
 
+  /** A host's Ignition overrides (upstream's host-ignition-params: the overrides as a JSON string). */
+  public void hostIgnition(String infraEnvId, String hostId, String owner, String config) {
+    call("PATCH", "/infra-envs/" + infraEnvId + "/hosts/" + hostId + "/ignition", owner,
+        JSON.createObjectNode().put("config", config));
+  }
+
   public void hostAction(String infraEnvId, String hostId, String owner, String action, ObjectNode body) {
     call("POST", "/infra-envs/" + infraEnvId + "/hosts/" + hostId + "/actions/" + action, owner,
         body == null ? JSON.createObjectNode() : body);
