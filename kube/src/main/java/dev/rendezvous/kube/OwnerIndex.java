@@ -10,50 +10,70 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code kube_key}s; kept current by the reconcilers.
  */
 public final class OwnerIndex {
-  private final Map<String, String> clusterOfInstall = new ConcurrentHashMap<>();
-  private final Map<String, String> installOfCluster = new ConcurrentHashMap<>();
-  private final Map<String, String> infraEnvOfCr = new ConcurrentHashMap<>();
-  private final Map<String, String> crOfInfraEnv = new ConcurrentHashMap<>();
+  /** A map kept with its inverse. */
+  private static final class TwoWay {
+    private final Map<String, String> forward = new ConcurrentHashMap<>();
+    private final Map<String, String> back = new ConcurrentHashMap<>();
+
+    void put(String key, String value) {
+      forward.put(key, value);
+      back.put(value, key);
+    }
+
+    Optional<String> get(String key) {
+      return Optional.ofNullable(forward.get(key));
+    }
+
+    Optional<String> keyOf(String value) {
+      return Optional.ofNullable(back.get(value));
+    }
+
+    void remove(String key) {
+      String value = forward.remove(key);
+      if (value != null) {
+        back.remove(value);
+      }
+    }
+
+    int size() {
+      return forward.size();
+    }
+  }
+
+  private final TwoWay clusters = new TwoWay();
+  private final TwoWay infraEnvs = new TwoWay();
   private final Map<String, String> infraEnvOfHost = new ConcurrentHashMap<>();
 
   public void cluster(String installKey, String clusterId) {
-    clusterOfInstall.put(installKey, clusterId);
-    installOfCluster.put(clusterId, installKey);
+    clusters.put(installKey, clusterId);
   }
 
   public Optional<String> clusterOf(String installKey) {
-    return Optional.ofNullable(clusterOfInstall.get(installKey));
+    return clusters.get(installKey);
   }
 
   public Optional<String> installOf(String clusterId) {
-    return Optional.ofNullable(installOfCluster.get(clusterId));
+    return clusters.keyOf(clusterId);
   }
 
   public void forgetInstall(String installKey) {
-    String id = clusterOfInstall.remove(installKey);
-    if (id != null) {
-      installOfCluster.remove(id);
-    }
+    clusters.remove(installKey);
   }
 
   public void infraEnv(String crKey, String infraEnvId) {
-    infraEnvOfCr.put(crKey, infraEnvId);
-    crOfInfraEnv.put(infraEnvId, crKey);
+    infraEnvs.put(crKey, infraEnvId);
   }
 
   public Optional<String> infraEnvOf(String crKey) {
-    return Optional.ofNullable(infraEnvOfCr.get(crKey));
+    return infraEnvs.get(crKey);
   }
 
   public Optional<String> infraEnvCrOf(String infraEnvId) {
-    return Optional.ofNullable(crOfInfraEnv.get(infraEnvId));
+    return infraEnvs.keyOf(infraEnvId);
   }
 
   public void forgetInfraEnv(String crKey) {
-    String id = infraEnvOfCr.remove(crKey);
-    if (id != null) {
-      crOfInfraEnv.remove(id);
-    }
+    infraEnvs.remove(crKey);
   }
 
   public void host(String hostId, String infraEnvId) {
@@ -69,6 +89,6 @@ public final class OwnerIndex {
   }
 
   public int installs() {
-    return clusterOfInstall.size();
+    return clusters.size();
   }
 }

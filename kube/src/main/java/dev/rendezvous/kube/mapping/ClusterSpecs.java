@@ -47,11 +47,7 @@ public final class ClusterSpecs {
 
   /** The CR field behind a REST parameter the service named (a path like {@code cluster_networks[0].cidr} too). */
   public static String crField(String restField) {
-    if (restField == null) {
-      return "AgentClusterInstall.spec";
-    }
-    String head = restField.split("[.\\[]", 2)[0];
-    return FIELD_OF_PARAM.getOrDefault(head, "AgentClusterInstall.spec (" + restField + ")");
+    return CrFields.of(FIELD_OF_PARAM, "AgentClusterInstall.spec", restField);
   }
 
   /**

@@ -40,11 +40,7 @@ public final class InfraEnvSpecs {
   private InfraEnvSpecs() {}
 
   public static String crField(String restField) {
-    if (restField == null) {
-      return "InfraEnv.spec";
-    }
-    String head = restField.split("[.\\[]", 2)[0];
-    return FIELD_OF_PARAM.getOrDefault(head, "InfraEnv.spec (" + restField + ")");
+    return CrFields.of(FIELD_OF_PARAM, "InfraEnv.spec", restField);
   }
 
   /** Create parameters; {@code clusterId} null for late binding; {@code nmStateConfigs} whole objects. */
