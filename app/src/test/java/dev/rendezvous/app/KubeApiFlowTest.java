@@ -122,8 +122,11 @@ class KubeApiFlowTest {
     Await.until("the InfraEnv, its Agents, hosts and infra-env gone", Duration.ofSeconds(60),
         () -> hub.get(Kinds.INFRA_ENV, "site-sno", "sno1") == null && hub.list(Kinds.AGENT, "site-sno").isEmpty()
             && api.get("/infra-envs/" + ieId).status() == 404);
-    hub.delete(Kinds.AGENT_CLUSTER_INSTALL, "site-sno", "sno1");
-    Await.until("the AgentClusterInstall and its cluster gone", Duration.ofSeconds(60),
+    var owners = hub.get(Kinds.AGENT_CLUSTER_INSTALL, "site-sno", "sno1").getMetadata().getOwnerReferences();
+    assertEquals(List.of("ClusterDeployment/sno1"), owners.stream().map(o -> o.getKind() + "/" + o.getName()).toList(),
+        "the AgentClusterInstall belongs to its ClusterDeployment");
+    hub.delete(Kinds.CLUSTER_DEPLOYMENT, "site-sno", "sno1"); // the mock hub has no garbage collector: we delete it
+    Await.until("the AgentClusterInstall and its cluster gone with the ClusterDeployment", Duration.ofSeconds(60),
         () -> hub.get(Kinds.AGENT_CLUSTER_INSTALL, "site-sno", "sno1") == null
             && api.get("/clusters/" + clusterId).status() == 404);
   }

@@ -57,6 +57,9 @@ public final class ClusterInstallReconciler implements Reconciler {
       return;
     }
     k.finalizer(Kinds.AGENT_CLUSTER_INSTALL, aci, FINALIZER, true);
+    if (ownedByGoneDeployment(aci, ns)) {
+      return;
+    }
     Inputs in;
     try {
       in = inputs(aci, ns);
@@ -83,6 +86,43 @@ public final class ClusterInstallReconciler implements Reconciler {
       clusterId = k.index().clusterOf(ns + "/" + name).orElse(null);
     }
     writeStatus(aci, clusterId, in.cd, sync);
+  }
+
+  /**
+   * The AgentClusterInstall belongs to its ClusterDeployment (an ownerReference, as upstream sets it): a real API
+   * server's garbage collector deletes it with the ClusterDeployment. Sets the reference once, and deletes the
+   * AgentClusterInstall itself when the ClusterDeployment it was made for is gone (a hub without the collector, or a
+   * reference not yet set); its finalizer then removes the cluster. True when it was deleted.
+   */
+  private boolean ownedByGoneDeployment(JsonNode aci, String ns) {
+    String cdName = aci.path("spec").path("clusterDeploymentRef").path("name").asText("");
+    Optional<JsonNode> cd = cdName.isEmpty() ? Optional.empty() : k.store().get(Kinds.CLUSTER_DEPLOYMENT, ns, cdName);
+    String ownerUid = null;
+    for (JsonNode ref : aci.path("metadata").path("ownerReferences")) {
+      if (Kinds.CLUSTER_DEPLOYMENT.kind.equals(ref.path("kind").asText())) {
+        ownerUid = ref.path("uid").asText();
+      }
+    }
+    if (cd.isEmpty()) {
+      boolean made = k.index().clusterOf(ns + "/" + KubeContext.name(aci)).isPresent();
+      if (ownerUid != null || made) {
+        LOG.atInfo().addKeyValue("cr", ns + "/" + KubeContext.name(aci))
+            .log("its ClusterDeployment is gone: the AgentClusterInstall goes too");
+        k.store().delete(Kinds.AGENT_CLUSTER_INSTALL, ns, KubeContext.name(aci));
+        return true;
+      }
+      return false; // never made anything: the missing ClusterDeployment is an input error, below
+    }
+    String uid = cd.get().path("metadata").path("uid").asText();
+    if (!uid.equals(ownerUid)) {
+      k.store().update(Kinds.AGENT_CLUSTER_INSTALL, aci, o -> {
+        com.fasterxml.jackson.databind.node.ArrayNode refs = ((ObjectNode) o.path("metadata")).putArray("ownerReferences");
+        refs.addObject().put("apiVersion", Kinds.CLUSTER_DEPLOYMENT.apiVersion()).put("kind", Kinds.CLUSTER_DEPLOYMENT.kind)
+            .put("name", cdName).put("uid", uid);
+        return o;
+      });
+    }
+    return false;
   }
 
   private record Inputs(JsonNode cd, String pullSecret, String releaseImage) {}
