@@ -80,6 +80,10 @@ public final class KubeFace implements AutoCloseable {
   }
 
   static KubernetesClient client(KubeConfig config) throws IOException {
+    if (config.kubeconfigPath() != null && !Files.isReadable(config.kubeconfigPath())) {
+      throw new IOException("kubeconfig " + config.kubeconfigPath() + " is not a readable file (--kubeconfig /"
+          + " RDV_KUBECONFIG; 'in-cluster' uses the pod's service account)");
+    }
     Config c = config.kubeconfigPath() == null ? Config.autoConfigure(null)
         : Config.fromKubeconfig(Files.readString(config.kubeconfigPath()));
     return new KubernetesClientBuilder().withConfig(c).build();
