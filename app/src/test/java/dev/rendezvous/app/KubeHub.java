@@ -22,14 +22,15 @@ import java.util.Map;
 /**
  * A hub for the kube face's tests. No kube-apiserver can run here (no containers, no binaries): this is fabric8's
  * Kubernetes mock server in CRUD mode — real HTTP, list and watch, status subresources, merge patches — with our CRDs
- * registered, and a kubeconfig file pointing at it, as a user would pass with {@code --kubeconfig}.
+ * registered, and a kubeconfig file pointing at it, as a user would pass with {@code --kubeconfig}. The kube face's tests
+ * and its benchmark ({@code KubeFleetBench}) use it.
  */
-final class KubeHub implements AutoCloseable {
+public final class KubeHub implements AutoCloseable {
   private final KubernetesMockServer server;
   private final KubernetesClient client;
   private final Path kubeconfig;
 
-  KubeHub(Path dir) throws IOException {
+  public KubeHub(Path dir) throws IOException {
     server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), new KubernetesCrudDispatcher(),
         false);
     server.init();
@@ -48,11 +49,11 @@ final class KubeHub implements AutoCloseable {
         "users:", "- name: admin", "  user:", "    token: not-checked-by-the-mock-server", ""));
   }
 
-  Path kubeconfig() {
+  public Path kubeconfig() {
     return kubeconfig;
   }
 
-  KubernetesClient client() {
+  public KubernetesClient client() {
     return client;
   }
 
@@ -114,6 +115,11 @@ final class KubeHub implements AutoCloseable {
       o = ((Map<String, Object>) m).get(k);
     }
     return o;
+  }
+
+  /** Requests the hub's API server has received so far. */
+  public long requests() {
+    return server.getRequestCount();
   }
 
   @Override

@@ -4,19 +4,14 @@ import dev.rendezvous.agent.AgentConfig;
 import dev.rendezvous.agent.AgentSwarm;
 import dev.rendezvous.agent.fleet.FleetSwarm;
 import dev.rendezvous.app.AppConfig;
+import dev.rendezvous.app.KubeHub;
 import dev.rendezvous.app.Rendezvous;
 import dev.rendezvous.kube.Kinds;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -65,27 +60,15 @@ public final class KubeFleetBench {
     int sites = Integer.parseInt(a.get("sites"));
     Duration timeout = Duration.ofSeconds(Long.parseLong(a.get("timeout")));
     Path dir = Files.createTempDirectory("rdv-kube-bench-");
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
-    server.init();
-    KubernetesClient hub = server.createClient();
-    for (String crd : Kinds.crdResources()) {
-      try (InputStream in = Kinds.class.getClassLoader().getResourceAsStream(crd)) {
-        hub.apiextensions().v1().customResourceDefinitions()
-            .resource(hub.getKubernetesSerialization().unmarshal(in, CustomResourceDefinition.class)).create();
-      }
-    }
-    Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(kubeconfig, String.join("\n", "apiVersion: v1", "kind: Config", "current-context: hub",
-        "clusters:", "- name: hub", "  cluster:", "    server: " + hub.getMasterUrl().toString().replaceAll("/$", ""),
-        "contexts:", "- name: hub", "  context:", "    cluster: hub", "    user: admin",
-        "users:", "- name: admin", "  user:", "    token: bench", ""));
+    KubeHub kubeHub = new KubeHub(dir);
+    KubernetesClient hub = kubeHub.client();
+    Path kubeconfig = kubeHub.kubeconfig();
     int apiPort = freePort();
     Rendezvous system = Rendezvous.start(AppConfig.from(List.of("--data-dir=" + dir.resolve("data"),
         "--api-port=" + apiPort, "--image-port=" + freePort(), "--kubeconfig=" + kubeconfig), Map.of()));
     String token = Files.readString(system.adminTokenFile()).strip();
     try {
-      long requestsBefore = server.getRequestCount();
+      long requestsBefore = kubeHub.requests();
       long t0 = System.nanoTime();
       long own = apply(hub, sites);
       System.out.printf("kube: %d sites applied (%d objects) in %.1f s%n", sites, own, seconds(t0));
@@ -122,13 +105,13 @@ public final class KubeFleetBench {
         }
         if (System.nanoTime() > nextReport) {
           System.out.printf("kube: %.0f s: %d agents booted, %d Completed, API server requests so far %d%n", seconds(t0),
-              agents.size(), completed.size(), server.getRequestCount() - requestsBefore);
+              agents.size(), completed.size(), kubeHub.requests() - requestsBefore);
           nextReport = System.nanoTime() + 10_000_000_000L;
         }
         Thread.sleep(2000);
       }
       double took = seconds(t0);
-      long requests = server.getRequestCount() - requestsBefore - own;
+      long requests = kubeHub.requests() - requestsBefore - own;
       System.out.printf("kube: %d of %d sites Completed in %.1f s (all agents booted at %.1f s; median site %.1f s);"
           + " API server requests by Rendezvous: %d, %.1f per site (the bench's own %d apart)%n",
           completed.size(), sites, took, allBooted, perSite.isEmpty() ? -1 : perSite.get(perSite.size() / 2),
@@ -148,8 +131,7 @@ public final class KubeFleetBench {
       }
     } finally {
       system.close();
-      hub.close();
-      server.destroy();
+      kubeHub.close();
     }
     System.exit(0);
   }

@@ -20,6 +20,11 @@ public final class AgentStatuses {
 
   private AgentStatuses() {}
 
+  /** A host past discovery (being installed, installed, or stopped there): its Agent's spec is no longer applied. */
+  public static boolean pastDiscovery(String hostStatus) {
+    return INSTALLING.contains(hostStatus) || "error".equals(hostStatus) || "cancelled".equals(hostStatus);
+  }
+
   public static ObjectNode status(JsonNode previousStatus, JsonNode host, boolean approved, SyncResult sync,
       String apiBase, Instant now) {
     ObjectNode s = JSON.createObjectNode();

@@ -25,17 +25,6 @@ public final class AgentReconciler implements Reconciler {
   /** The Agent cache index: {@code namespace/name} of the InfraEnv an Agent belongs to (its label). */
   public static final String OF_INFRA_ENV = "of-infra-env";
 
-  private static final java.util.Set<String> INSTALLING = java.util.Set.of("preparing-for-installation",
-      "preparing-successful", "installing", "installing-in-progress", "installing-pending-user-action", "installed",
-      "added-to-existing-cluster", "error", "cancelled");
-
-  /** Nothing of the spec to apply now. */
-  private static final class Skip extends RuntimeException {
-    Skip() {
-      super(null, null, false, false);
-    }
-  }
-
   private final KubeContext k;
   private final InfraEnvReconciler infraEnvs;
   /** Per host, the node labels, pool and Ignition overrides last applied (not sent again while unchanged). */
@@ -79,25 +68,24 @@ public final class AgentReconciler implements Reconciler {
     }
     SyncResult sync = SyncResult.OK;
     JsonNode h = host.get();
-    boolean installing = INSTALLING.contains(h.path("status").asText());
-    try {
-      if (installing) {
-        throw new Skip(); // the host is being installed: its spec is what it was, nothing to apply
-      }
-      if (applySpec(agent, h, ieId.get(), owner)) {
-        h = k.service().host(ieId.get(), hostId).orElse(h);
-      }
-    } catch (ServiceError e) {
-      if (!e.inputError() && e.status() != 409) {
-        throw e;
-      }
-      sync = SyncResult.inputError(e.getMessage());
-    } catch (IllegalArgumentException e) {
-      sync = SyncResult.inputError(e.getMessage());
-    } catch (Skip e) {
+    if (AgentStatuses.pastDiscovery(h.path("status").asText())) {
+      // the host is being installed: its spec is what it was, nothing to apply; the last verdict on it stands
       JsonNode before = Conditions.find(agent.path("status").path("conditions"), "SpecSynced");
       if (before != null && !"True".equals(before.path("status").asText())) {
         sync = new SyncResult(false, before.path("reason").asText(), before.path("message").asText());
+      }
+    } else {
+      try {
+        if (applySpec(agent, h, ieId.get(), owner)) {
+          h = k.service().host(ieId.get(), hostId).orElse(h);
+        }
+      } catch (ServiceError e) {
+        if (!e.inputError() && e.status() != 409) {
+          throw e;
+        }
+        sync = SyncResult.inputError(e.getMessage());
+      } catch (IllegalArgumentException e) {
+        sync = SyncResult.inputError(e.getMessage());
       }
     }
     boolean approved = agent.path("spec").path("approved").asBoolean(false);
