@@ -31,7 +31,19 @@ public record AppConfig(
     ImageConfig image,
     BusConfig bus,
     ServiceConfig service,
-    Kube kube) {
+    Kube kube,
+    AgentBased agentBased) {
+
+  /**
+   * The agent-based installer's site service (set by the ISO's unit on the rendezvous host): the site's files to
+   * register as a cluster and infra-env ({@code --agent-based-site=DIR}) and the admin token made with the ISO
+   * ({@code --admin-token}, adopted as the default tenant's admin token). Both null otherwise.
+   */
+  public record AgentBased(Path siteDir, String adminToken) {
+    public boolean enabled() {
+      return siteDir != null;
+    }
+  }
 
   /**
    * The Kubernetes-native face: off unless given a hub ({@code --kubeconfig=PATH}, or {@code in-cluster} for a pod's
@@ -107,7 +119,10 @@ public record AppConfig(
         s.string("installer-binary", ""),
         metal,
         s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"),
-        mirrors(s.string("registries-conf", null), s.string("mirror-registry-ca", null)));
+        mirrors(s.string("registries-conf", null), s.string("mirror-registry-ca", null)),
+        new ServiceConfig.Ephemeral(uuid("infra-env-id", s.string("infra-env-id", null)),
+            mac("bootstrap-host-mac", s.string("bootstrap-host-mac", null)),
+            s.string("cluster-credentials-dir", null) == null ? null : Path.of(s.string("cluster-credentials-dir", null))));
     BusConfig bus = BusConfig.from(args.toArray(String[]::new), env);
     if (s.string("kafka-data-dir", null) == null) {
       bus = bus.withEmbeddedDataDir(dataDir.resolve("kafka"));
@@ -133,9 +148,29 @@ public record AppConfig(
         Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
         gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service,
         new Kube(s.string("kubeconfig", null), commaList(s.string("kube-namespaces", "")),
-            Math.max(1, s.integer("kube-workers", 4))));
+            Math.max(1, s.integer("kube-workers", 4))),
+        new AgentBased(s.string("agent-based-site", null) == null ? null : Path.of(s.string("agent-based-site", null)),
+            s.string("admin-token", null)));
     s.rejectUnknown();
     return c;
+  }
+
+  private static java.util.UUID uuid(String name, String v) {
+    if (v == null) {
+      return null;
+    }
+    try {
+      return java.util.UUID.fromString(v);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(name + " must be a UUID, got '" + v + "'");
+    }
+  }
+
+  private static String mac(String name, String v) {
+    if (v != null && !v.matches("([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}")) {
+      throw new IllegalArgumentException(name + " must be a MAC address, got '" + v + "'");
+    }
+    return v;
   }
 
   private static int nonNegative(String name, int v) {

@@ -130,6 +130,12 @@ public final class Rendezvous implements AutoCloseable {
       TokenStore tokens = new TokenStore(pool);
       Path adminTokenFile = c.dataDir().resolve("admin-token");
       if (!c.service().authDisabled()) {
+        if (c.agentBased().adminToken() != null) {
+          // made with the site's ISO: agent wait-for and the site's users hold it already
+          tokens.adopt(Tenant.DEFAULT, "admin (made with the agent-based ISO)", c.agentBased().adminToken(), true)
+              .await(30, TimeUnit.SECONDS);
+          writePrivate(adminTokenFile, c.agentBased().adminToken());
+        }
         ensureAdminToken(tokens, adminTokenFile);
       }
       ReleaseCatalog catalog = c.service().releaseCatalog() == null ? ReleaseCatalog.builtIn()
@@ -157,6 +163,7 @@ public final class Rendezvous implements AutoCloseable {
       byte[] imageUrlSecret = agentSecret.getBytes(StandardCharsets.UTF_8);
       RestApi api = new RestApi(pool, catalog, userAuth, e -> isoUrl(c, e, imageUrlSecret, java.time.Instant.now()),
           c.service().bodyLimitBytes(), publisher, brain.brain())
+          .pinInfraEnvId(c.service().ephemeral().infraEnvId())
           .installation(new InstallFilesApi(pool, brain.brain(), generator.name()).mirrors(c.service().mirrors()),
               new InstallReportsApi(pool, brain.brain(), publisher, c.service().logsBodyLimitBytes(),
                   Files.createDirectories(c.dataDir().resolve("uploads")).toString()),
@@ -253,6 +260,13 @@ public final class Rendezvous implements AutoCloseable {
       if (pg != null) {
         closing.add(superviseEmbeddedPostgres(vertx, pg));
       }
+      if (c.agentBased().enabled()) {
+        // the agent-based site: its cluster and infra-env registered from the ISO's files, the install started once
+        // every expected host is there (a client of the API like upstream's units; closed first)
+        closing.add(dev.rendezvous.agentbased.site.SiteRegistration.start(c.agentBased().siteDir(),
+            "http://127.0.0.1:" + c.apiPort() + dev.rendezvous.service.api.ApiViews.BASE,
+            c.service().authDisabled() ? null : Files.readString(adminTokenFile).strip()));
+      }
       if (c.kube().enabled()) {
         // the kube face talks to the API like any client, with a token of its own; closed first (it calls the API)
         String kubeToken = c.service().authDisabled() ? null : ensureToken(tokens, c.dataDir().resolve("kube-token"),
@@ -293,7 +307,7 @@ public final class Rendezvous implements AutoCloseable {
   static ClusterArtifactsGenerator generator(AppConfig c) {
     String bin = c.service().installerBinary();
     if (bin.isEmpty()) {
-      return new BuiltInArtifactsGenerator();
+      return new BuiltInArtifactsGenerator(c.service().ephemeral().clusterCredentialsDir());
     }
     Path work = c.dataDir().resolve("openshift-install");
     OpenshiftInstallGenerator.BinaryResolver resolver = bin.equals("extract")

@@ -25,6 +25,8 @@ public final class RendezvousMain {
       switch (cmd) {
         case "run" -> run(AppConfig.from(args, System.getenv()));
         case "token" -> token(args);
+        case "agent" -> System.exit(dev.rendezvous.agentbased.cli.AgentCli.run(args,
+            System.out, System.err));
         case "observability" -> observability(args);
         case "help", "--help", "-h" -> usage(0);
         default -> {
@@ -50,6 +52,8 @@ public final class RendezvousMain {
         usage: rendezvous run [--api-port=8090] [--image-port=8080] [--data-dir=./data] [--database-url=postgresql://...]
                               [--kafka-bootstrap=host:9092] [--kafka-partitions=12] [--auth=none] [--public-url=http://host:8090]
                               [--kubeconfig=PATH|in-cluster [--kube-namespaces=a,b]]   (custom resources on a hub)
+               rendezvous agent create image --dir DIR [--base-iso=PATH]   (one ISO for a disconnected site)
+               rendezvous agent wait-for bootstrap-complete|install-complete --dir DIR
                rendezvous token create --tenant NAME [--name LABEL] [--admin] [--data-dir=./data] [--database-url=...]
                rendezvous observability [--out=./data/observability] [--prometheus-url=http://127.0.0.1:9090]
                               [--scrape-target=host:8090 ...] [--scrape-interval=15s] [--grafana-db-host=host:port] [--grafana-db-role=rdv_grafana]

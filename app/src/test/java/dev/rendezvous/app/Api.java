@@ -18,6 +18,7 @@ final class Api {
 
   final int port;
   final String token;
+  final String host;
   /** When set, requests carry this agent token as X-Secret-Key (the installer's and controller's calls). */
   final String agentToken;
 
@@ -25,7 +26,17 @@ final class Api {
     this(port, token, null);
   }
 
+  /** A user's client of a service elsewhere (a site's Rendezvous in a network namespace). */
+  Api(String host, int port, String token) {
+    this(host, port, token, null);
+  }
+
   private Api(int port, String token, String agentToken) {
+    this("127.0.0.1", port, token, agentToken);
+  }
+
+  private Api(String host, int port, String token, String agentToken) {
+    this.host = host;
     this.port = port;
     this.token = token;
     this.agentToken = agentToken;
@@ -48,7 +59,7 @@ final class Api {
         + "\"\r\nContent-Type: application/gzip\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     b.writeBytes(content);
     b.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + BASE + path))
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + BASE + path))
         .timeout(Duration.ofSeconds(30)).header("Content-Type", "multipart/form-data; boundary=" + boundary)
         .POST(HttpRequest.BodyPublishers.ofByteArray(b.toByteArray()));
     auth(r);
@@ -57,7 +68,7 @@ final class Api {
 
   /** The raw bytes of a download. */
   byte[] bytes(String path) {
-    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + BASE + path)).timeout(Duration.ofSeconds(30));
+    HttpRequest.Builder r = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + BASE + path)).timeout(Duration.ofSeconds(30));
     auth(r);
     try {
       HttpResponse<byte[]> resp = HTTP.send(r.build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -122,7 +133,7 @@ final class Api {
   Reply call(String method, String path, String body) {
     // Paths are relative to the API v2 base unless they name another root (/api..., /health, /ready, /metrics).
     String full = path.startsWith("/api") || path.matches("/(health|ready|metrics).*") ? path : BASE + path;
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + full))
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + full))
         .timeout(Duration.ofSeconds(30))
         .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
     if (body != null) {

@@ -227,7 +227,7 @@ final class MetalImage implements AutoCloseable {
     return (int) c.getValue();
   }
 
-  private static byte[] debugfsCat(Path fs, String file) throws Exception {
+  static byte[] debugfsCat(Path fs, String file) throws Exception {
     Process p = new ProcessBuilder("debugfs", "-R", "cat " + file, fs.toString())
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     byte[] out = p.getInputStream().readAllBytes();

@@ -135,6 +135,11 @@ final class NewCluster implements AutoCloseable {
     controller = pb.start();
   }
 
+  /** The kubeconfig of the mock cluster's API (what auth/kubeconfig would reach on a real cluster). */
+  Path kubeconfig() {
+    return kubeconfig;
+  }
+
   boolean controllerStarted() {
     return controller != null;
   }

@@ -22,7 +22,24 @@ import java.util.Map;
 public record ServiceConfig(
     boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl, Path releaseCatalog,
     BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages, long logsBodyLimitBytes,
-    dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors) {
+    dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors, Ephemeral ephemeral) {
+
+  /**
+   * The agent-based installer's settings for the service it runs on a site's rendezvous host (upstream's "ephemeral
+   * installer" variables): the infra-env id its ISO was made for ({@code INFRA_ENV_ID}), the rendezvous host's MAC
+   * ({@code BOOTSTRAP_HOST_MAC}: that host is a master and the bootstrap) and the cluster credentials made with the
+   * ISO ({@code EPHEMERAL_INSTALLER_CLUSTER_TLS_CERTS_OVERRIDE_DIR}). Each null when not given.
+   */
+  public record Ephemeral(java.util.UUID infraEnvId, String bootstrapHostMac, Path clusterCredentialsDir) {
+    public static final Ephemeral NONE = new Ephemeral(null, null, null);
+  }
+
+  public ServiceConfig(boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl,
+      Path releaseCatalog, BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages,
+      long logsBodyLimitBytes, dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors) {
+    this(authDisabled, bodyLimitBytes, publicUrl, imagePublicUrl, releaseCatalog, brain, installerBinary, metalImages,
+        logsBodyLimitBytes, mirrors, Ephemeral.NONE);
+  }
 
   public ServiceConfig(boolean authDisabled, long bodyLimitBytes, String publicUrl, String imagePublicUrl,
       Path releaseCatalog, BrainSettings brain, String installerBinary, Map<String, DomainConfig.MetalImage> metalImages,
@@ -36,6 +53,7 @@ public record ServiceConfig(
       throw new IllegalArgumentException("body-limit-bytes must be at least 1024, got " + bodyLimitBytes);
     }
     brain = brain == null ? BrainSettings.defaults() : brain;
+    ephemeral = ephemeral == null ? Ephemeral.NONE : ephemeral;
     installerBinary = installerBinary == null ? "" : installerBinary;
     metalImages = metalImages == null ? Map.of() : Map.copyOf(metalImages);
     if (logsBodyLimitBytes < bodyLimitBytes) {
@@ -55,7 +73,8 @@ public record ServiceConfig(
 
   /** The domain's configuration: the brain's thresholds and timeouts with where installs get their files. */
   public DomainConfig domainConfig() {
-    return brain.domainConfig().withInstallSources(publicUrl, metalImages);
+    return brain.domainConfig().withInstallSources(publicUrl, metalImages)
+        .withBootstrapHostMac(ephemeral.bootstrapHostMac());
   }
 
   /**

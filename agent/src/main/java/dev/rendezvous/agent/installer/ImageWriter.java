@@ -155,11 +155,27 @@ public final class ImageWriter {
     }
   }
 
+  /**
+   * The size in bytes of a disk: a regular file's length, or a block device's sectors as the kernel counts them
+   * ({@code /sys/class/block/NAME/size}, 512-byte units): Java reads a block device's length as 0.
+   */
+  static long deviceSize(Path device) throws IOException {
+    long size = Files.size(device);
+    if (size > 0 || Files.isRegularFile(device)) {
+      return size;
+    }
+    Path sectors = Path.of("/sys/class/block", device.toRealPath().getFileName().toString(), "size");
+    if (!Files.isRegularFile(sectors)) {
+      throw new IOException("cannot tell the size of " + device + " (no " + sectors + ")");
+    }
+    return Long.parseLong(Files.readString(sectors).strip()) * SECTOR;
+  }
+
   /** Builds the GPT and the boot partition with the Ignition on a device of at least 40 MiB. */
   public static void writeBootLayout(Path device, byte[] ignition, String kernelArgs, IntConsumer percent)
       throws IOException, InterruptedException {
     checkTarget(device);
-    long size = Files.size(device);
+    long size = deviceSize(device);
     if (size < BOOT_START_LBA * SECTOR + BOOT_SIZE + (34 * SECTOR)) {
       throw new IOException(device + " is too small for a boot partition (" + size + " bytes)");
     }

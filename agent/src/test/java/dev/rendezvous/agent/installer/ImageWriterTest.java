@@ -108,6 +108,28 @@ class ImageWriterTest {
    * writer must fail, never report a short image as written.
    */
   @Test
+  void theBootLayoutOnABlockDeviceSpansTheWholeDevice() throws Exception {
+    // Java reads a block device's length as 0: the layout must take the device's size from the kernel
+    org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,
+        "loop devices need root");
+    Path backing = disk(48);
+    Process attach = new ProcessBuilder("losetup", "--find", "--show", backing.toString()).start();
+    String loop = new String(attach.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    org.junit.jupiter.api.Assumptions.assumeTrue(attach.waitFor() == 0 && loop.startsWith("/dev/loop"),
+        "losetup is not available here");
+    try {
+      assertEquals(48L << 20, ImageWriter.deviceSize(Path.of(loop)));
+      ImageWriter.writeBootLayout(Path.of(loop), "{}".getBytes(StandardCharsets.UTF_8), "", p -> { });
+      byte[] raw = Files.readAllBytes(backing);
+      long last = raw.length / 512 - 1;
+      assertEquals("EFI PART", new String(raw, (int) (last * 512), 8, StandardCharsets.US_ASCII),
+          "the backup GPT header is on the device's last sector");
+    } finally {
+      new ProcessBuilder("losetup", "-d", loop).start().waitFor();
+    }
+  }
+
+  @Test
   void aDiskThatGoesAwayMidWriteFailsTheWrite() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,
         "loop devices need root");

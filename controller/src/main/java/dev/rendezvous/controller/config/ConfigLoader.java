@@ -66,6 +66,7 @@ public final class ConfigLoader {
     FLAGS.put("dry-run", "DRY_ENABLE");
     FLAGS.put("dry-run-time-scale", "DRY_TIME_SCALE");
     FLAGS.put("dry-run-min-interval-seconds", "DRY_MIN_INTERVAL_SECONDS");
+    FLAGS.put("handover-hosts", "RDV_HANDOVER_HOSTS");
     FLAGS.put("token-file", null);
     FLAGS.put("kubeconfig", null);
     FLAGS.put("check-interval-seconds", null);
@@ -218,7 +219,21 @@ public final class ConfigLoader {
         scale,
         timings,
         retry,
-        tailKib * 1024);
+        tailKib * 1024,
+        handoverHosts());
+  }
+
+  /** The cluster's hosts as the Job carries them (base64 of the service's host list JSON), for when it is gone. */
+  private String handoverHosts() {
+    Optional<String> v = optional("handover-hosts");
+    if (v.isEmpty()) {
+      return null;
+    }
+    try {
+      return new String(java.util.Base64.getDecoder().decode(v.get()), StandardCharsets.UTF_8);
+    } catch (IllegalArgumentException e) {
+      throw error("handover-hosts", "is not base64");
+    }
   }
 
   /** Upstream: the Secret mounted as a file wins, else PULL_SECRET_TOKEN. */

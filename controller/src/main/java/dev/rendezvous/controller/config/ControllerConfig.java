@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param caCertPath CA_CERT_PATH, a PEM file added to the trusted roots
  * @param namespace NAMESPACE, where the controller runs and posts its ready event
  * @param controlPlaneCount CONTROL_PLANE_COUNT (1 = single node)
+ * @param handoverHosts RDV_HANDOVER_HOSTS: the cluster's host list (JSON) as the service had it when the bootstrap
+ *     rendered the Job, or null; used when the service cannot be reached (the agent-based installer's service ran on
+ *     the rendezvous host and is gone once it rebooted into the cluster)
  * @param checkClusterVersion CHECK_CLUSTER_VERSION: also wait for the cluster version operator ({@code cvo})
  * @param mustGatherImage MUST_GATHER_IMAGE (plain image or JSON map); logged only, see the README
  * @param notifyNumReboots NOTIFY_NUM_REBOOTS
@@ -44,7 +47,8 @@ public record ControllerConfig(
     double dryRunTimeScale,
     Timings timings,
     RetryPolicy retry,
-    int logTailChars) {
+    int logTailChars,
+    String handoverHosts) {
 
   /** The token stays out of logs. */
   @Override

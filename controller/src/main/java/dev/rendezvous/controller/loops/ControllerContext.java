@@ -47,12 +47,27 @@ public final class ControllerContext {
     this.log = log;
     this.scheduler = scheduler;
     this.lifecycle = lifecycle;
+    if (config.handoverHosts() != null) {
+      try {
+        List<Host> handed = dev.rendezvous.controller.service.Json.MAPPER.readValue(config.handoverHosts(),
+            new com.fasterxml.jackson.core.type.TypeReference<List<Host>>() { });
+        hosts.set(new HostsSeen(List.copyOf(handed), Instant.EPOCH)); // never fresh: the service is asked first
+      } catch (java.io.IOException e) {
+        log.warn("the host list handed over in the Job is not readable: {}", e.getMessage());
+      }
+    }
     service.addListener(new AssistedServiceClient.Listener() {
       @Override
       public void onHosts(List<Host> list) {
         hosts.set(new HostsSeen(List.copyOf(list), Instant.now()));
       }
     });
+  }
+
+  /** Whether the Job handed over a host list (an agent-based installation, whose service may be gone). */
+  public boolean hasHandedOverHosts() {
+    HostsSeen h = hosts.get();
+    return h != null && config.handoverHosts() != null;
   }
 
   public boolean singleNode() {
@@ -76,13 +91,28 @@ public final class ControllerContext {
     return Set.copyOf(operatorsInError);
   }
 
-  /** The host list, as last fetched if not older than {@code maxAge}, else fetched now. */
+  /**
+   * The host list, as last fetched if not older than {@code maxAge}, else fetched now. When the service cannot be
+   * reached, the last list read: with the agent-based installer the service ran on the rendezvous host, which is gone
+   * once it rebooted into the cluster, and the controller must still approve that host's node (its CSRs).
+   */
   public CompletableFuture<List<Host>> hosts(Duration maxAge) {
     HostsSeen seen = hosts.get();
     if (seen != null && seen.at().plus(maxAge).isAfter(Instant.now())) {
       return CompletableFuture.completedFuture(seen.hosts());
     }
-    return service.getHosts();
+    return service.getHosts().handle((list, failure) -> {
+      if (failure == null) {
+        return CompletableFuture.completedFuture(list);
+      }
+      HostsSeen last = hosts.get();
+      if (last == null) {
+        return CompletableFuture.<List<Host>>failedFuture(failure);
+      }
+      log.warn("the service cannot be reached ({}): using the host list {}", ControllerLog.describe(failure),
+          last.at().equals(Instant.EPOCH) ? "handed over in the Job" : "read at " + last.at());
+      return CompletableFuture.completedFuture(last.hosts());
+    }).thenCompose(f -> f);
   }
 
   public RepeatingTask task(String name, Duration interval, Supplier<CompletableFuture<Boolean>> round) {

@@ -33,6 +33,12 @@ public final class ReadyState {
         .handle((c, t) -> {
           if (t != null) {
             ctx.log.warn("Failed to connect to assisted service: {}", ControllerLog.describe(t));
+            if (ctx.hasHandedOverHosts()) {
+              // agent-based: the service ran on the rendezvous host, which rebooted into this cluster; the Job
+              // carries the hosts, so the cluster-side work (CSRs, labels) goes on without it
+              ctx.log.warn("working from the host list handed over in the Job: the service is gone");
+              return true;
+            }
             return false;
           }
           cluster.set(c);

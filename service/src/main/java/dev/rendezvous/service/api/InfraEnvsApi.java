@@ -40,6 +40,8 @@ final class InfraEnvsApi {
   private final InfraEnvParams infraEnvParams;
   private final Function<InfraEnvRow, ApiViews.DownloadUrl> downloadUrl;
   private final Brain brain;
+  /** The agent-based installer's infra-env id (upstream's INFRA_ENV_ID): its ISO was made for it. */
+  private volatile UUID pinnedId;
 
   InfraEnvsApi(Pool db, ReleaseCatalog catalog, Function<InfraEnvRow, ApiViews.DownloadUrl> downloadUrl, Brain brain) {
     this.db = db;
@@ -47,6 +49,10 @@ final class InfraEnvsApi {
     this.infraEnvParams = new InfraEnvParams(catalog);
     this.downloadUrl = downloadUrl;
     this.brain = brain;
+  }
+
+  void pinId(UUID id) {
+    this.pinnedId = id;
   }
 
   /** The routes; the user's auth must already be on {@code BASE/*}. */
@@ -100,11 +106,15 @@ final class InfraEnvsApi {
         return null;
       });
     }
-    return check.compose(v -> {
+    UUID pinned = pinnedId;
+    // the pinned id goes to the first infra-env only: a second one (none is expected on a site) gets its own
+    Future<UUID> id = pinned == null ? Future.succeededFuture(UUID.randomUUID())
+        : InfraEnvRepository.get(tx, t.name(), pinned).map(o -> o.isPresent() ? UUID.randomUUID() : pinned);
+    return check.compose(v -> id).compose(newId -> {
       if (!p.containsKey("openshift_version")) {
         p.put("openshift_version", catalog.defaultRelease().openshiftVersion());
       }
-      InfraEnvRow row = new InfraEnvRow(UUID.randomUUID(), t.name(), clusterId, name, p, 1, now, now);
+      InfraEnvRow row = new InfraEnvRow(newId, t.name(), clusterId, name, p, 1, now, now);
       return InfraEnvRepository.insert(tx, row, pullSecret)
           .compose(x -> kubeKey.isEmpty() ? Future.<Void>succeededFuture()
               : KubeOwnership.mark(tx, "infra_envs", row.id(), kubeKey.get()))

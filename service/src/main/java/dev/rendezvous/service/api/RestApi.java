@@ -83,6 +83,12 @@ public final class RestApi {
     this.bodyLimitBytes = bodyLimitBytes;
   }
 
+  /** Infra-envs are registered with this id (the agent-based installer's ISO was made for it), the first one only. */
+  public RestApi pinInfraEnvId(java.util.UUID id) {
+    infraEnvs.pinId(id);
+    return this;
+  }
+
   private InstallFilesApi installFiles;
   private InstallReportsApi installReports;
   private dev.rendezvous.service.auth.AgentOrUserAuth agentOrUser;

@@ -41,6 +41,15 @@ public final class TokenStore {
         .map(r -> token);
   }
 
+  /**
+   * Stores a token made elsewhere (the agent-based installer makes the site's admin token with its ISO, so that
+   * {@code agent wait-for} knows it); nothing changes when it is stored already.
+   */
+  public Future<Void> adopt(String tenant, String name, String token, boolean admin) {
+    return pool.preparedQuery("INSERT INTO api_tokens (token_hash, tenant, name, is_admin) VALUES ($1, $2, $3, $4)"
+        + " ON CONFLICT DO NOTHING").execute(Tuple.of(hash(token), tenant, name, admin)).mapEmpty();
+  }
+
   public Future<Optional<Tenant>> lookup(String token) {
     return pool.preparedQuery("SELECT tenant, is_admin FROM api_tokens WHERE token_hash = $1")
         .execute(Tuple.of(hash(token)))

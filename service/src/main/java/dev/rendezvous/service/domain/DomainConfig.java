@@ -34,7 +34,8 @@ public record DomainConfig(
     int diskSpeedCheckTimeoutSeconds,
     int imageAvailabilityTimeoutSeconds,
     String serviceUrl,
-    Map<String, MetalImage> metalImages) {
+    Map<String, MetalImage> metalImages,
+    String bootstrapHostMac) {
 
   /** An OS disk image (raw, optionally gz/xz compressed) and the sha256 of the bytes at its URL (may be null). */
   public record MetalImage(String url, String sha256) {}
@@ -44,6 +45,22 @@ public record DomainConfig(
     requiredImages = List.copyOf(requiredImages);
     metalImages = metalImages == null ? Map.of() : Map.copyOf(metalImages);
     serviceUrl = serviceUrl == null ? "" : serviceUrl;
+    bootstrapHostMac = bootstrapHostMac == null || bootstrapHostMac.isBlank() ? null
+        : bootstrapHostMac.strip().toLowerCase(java.util.Locale.ROOT);
+  }
+
+  /**
+   * Whether {@code mac} is the configured bootstrap host's (upstream's {@code BOOTSTRAP_HOST_MAC}: the agent-based
+   * installer's rendezvous host, which runs the service, is a master and the bootstrap, so it installs last).
+   */
+  public boolean isBootstrapHostMac(String mac) {
+    return bootstrapHostMac != null && mac != null && bootstrapHostMac.equalsIgnoreCase(mac.strip());
+  }
+
+  public DomainConfig withBootstrapHostMac(String mac) {
+    return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
+        controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, mac);
   }
 
   /** "major.minor/arch", as OS images are matched (a release's patch version does not matter). */
@@ -77,37 +94,38 @@ public record DomainConfig(
         180,
         960,
         "",
-        Map.of());
+        Map.of(),
+        null);
   }
 
   public DomainConfig withHardware(HardwareRequirements h) {
     return new DomainConfig(h, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   public DomainConfig withTimeouts(DomainTimeouts t) {
     return new DomainConfig(hardware, t, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   public DomainConfig withRequiredImages(List<String> images) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, images, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   /** With the service URL hosts reach and the OS disk images installs write. */
   public DomainConfig withInstallSources(String url, Map<String, MetalImage> images) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, url, images);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, url, images, bootstrapHostMac);
   }
 
   public DomainConfig withDisabledHostValidations(Set<String> ids) {
     return new DomainConfig(hardware, timeouts, ids, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages);
+        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 }

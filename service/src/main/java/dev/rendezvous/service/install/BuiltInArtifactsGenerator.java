@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -40,6 +39,19 @@ public final class BuiltInArtifactsGenerator implements ClusterArtifactsGenerato
       .disable(YAMLGenerator.Feature.WRITE_DOC_START_MARKER).enable(YAMLGenerator.Feature.MINIMIZE_QUOTES));
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final String ALNUM = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+  private final java.nio.file.Path credentialsDir;
+
+  public BuiltInArtifactsGenerator() {
+    this(null);
+  }
+
+  /**
+   * @param credentialsDir where the cluster's credentials were made beforehand ({@link ClusterCredentials}, the
+   *     agent-based installer's), used for every cluster instead of new ones; null: new ones per cluster
+   */
+  public BuiltInArtifactsGenerator(java.nio.file.Path credentialsDir) {
+    this.credentialsDir = credentialsDir;
+  }
 
   @Override
   public String name() {
@@ -56,22 +68,24 @@ public final class BuiltInArtifactsGenerator implements ClusterArtifactsGenerato
     InstallConfigInput c = r.config();
     String domain = c.clusterName() + "." + c.baseDomain();
     try {
-      ClusterCertificates.Pem ca = ClusterCertificates.ca("rendezvous-cluster-ca-" + c.clusterName());
-      ClusterCertificates.Pem admin = ClusterCertificates.client(ca, "system:admin", "system:masters");
-      String kubeconfig = kubeconfig(c.clusterName(), "https://api." + domain + ":6443", ca.certificate(), admin);
-      String master = pointer(domain, "master", ca.certificate());
-      String worker = pointer(domain, "worker", ca.certificate());
+      ClusterCredentials creds = credentialsDir != null ? ClusterCredentials.read(credentialsDir)
+          : ClusterCredentials.generate(c.clusterName());
+      String kubeconfig = creds.kubeconfig(c.clusterName(), "https://api." + domain + ":6443");
+      String master = pointer(domain, "master", creds.caCertificate());
+      String worker = pointer(domain, "worker", creds.caCertificate());
       Map<String, byte[]> files = new LinkedHashMap<>();
       files.put(ClusterArtifacts.MASTER, utf8(master));
       files.put(ClusterArtifacts.WORKER, utf8(worker));
       files.put(ClusterArtifacts.BOOTSTRAP, utf8(bootstrap(r, kubeconfig, master)));
       files.put(ClusterArtifacts.INSTALL_CONFIG, utf8(r.installConfigYaml()));
       files.put(ClusterArtifacts.KUBECONFIG_NOINGRESS, utf8(kubeconfig));
-      files.put(ClusterArtifacts.KUBEADMIN_PASSWORD, utf8(kubeadminPassword()));
+      files.put(ClusterArtifacts.KUBEADMIN_PASSWORD, utf8(creds.kubeadminPassword()));
       files.put(ClusterArtifacts.METADATA, utf8(metadata(c.clusterName())));
       return new ClusterArtifacts(files, NAME, false);
-    } catch (GeneralSecurityException | JsonProcessingException e) {
+    } catch (IllegalStateException | JsonProcessingException e) {
       throw new GenerationException("the built-in generator could not make the cluster's certificates: " + e.getMessage(), e);
+    } catch (java.io.IOException e) {
+      throw new GenerationException("the cluster's credentials made beforehand cannot be read: " + e.getMessage(), e);
     }
   }
 
@@ -115,7 +129,7 @@ public final class BuiltInArtifactsGenerator implements ClusterArtifactsGenerato
         .putObject("contents").put("source", dataUrl(content));
   }
 
-  static String kubeconfig(String cluster, String server, String caPem, ClusterCertificates.Pem admin)
+  static String kubeconfig(String cluster, String server, String caPem, String adminCert, String adminKey)
       throws JsonProcessingException {
     ObjectNode k = JSON.createObjectNode();
     k.put("apiVersion", "v1");
@@ -127,7 +141,7 @@ public final class BuiltInArtifactsGenerator implements ClusterArtifactsGenerato
     k.put("current-context", "admin");
     k.putObject("preferences");
     k.putArray("users").addObject().put("name", "admin").putObject("user")
-        .put("client-certificate-data", b64(admin.certificate())).put("client-key-data", b64(admin.privateKey()));
+        .put("client-certificate-data", b64(adminCert)).put("client-key-data", b64(adminKey));
     return YAML.writeValueAsString(k);
   }
 

@@ -23,8 +23,10 @@ import java.util.UUID;
 public final class InstallOrchestrator {
   private final ClusterStateMachine clusterMachine;
   private final ClusterValidator validator;
+  private final DomainConfig config;
 
   public InstallOrchestrator(DomainConfig config) {
+    this.config = config;
     this.clusterMachine = new ClusterStateMachine(config);
     this.validator = new ClusterValidator(config);
   }
@@ -71,7 +73,7 @@ public final class InstallOrchestrator {
     List<DomainEvent> events = new ArrayList<>();
     UUID bootstrap = null;
     if (assigned.hosts().stream().noneMatch(HostSnapshot::bootstrap)) {
-      bootstrap = RoleAssigner.electBootstrap(assigned).orElse(null);
+      bootstrap = RoleAssigner.electBootstrap(assigned, config).orElse(null);
       if (bootstrap != null) {
         HostSnapshot b = assigned.host(bootstrap).orElseThrow();
         events.add(DomainEvent.host("host_bootstrap_set", EventSeverity.INFO,

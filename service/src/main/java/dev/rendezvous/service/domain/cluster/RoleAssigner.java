@@ -85,7 +85,10 @@ public final class RoleAssigner {
     }
     Map<UUID, HostRole> changes = new LinkedHashMap<>();
     List<DomainEvent> events = new ArrayList<>();
-    for (HostSnapshot h : sortHosts(c)) {
+    List<HostSnapshot> order = sortHosts(c);
+    // the configured bootstrap host is a master: handed its role first, so it takes one of the masters' places
+    order.sort(Comparator.comparing((HostSnapshot h) -> !hasBootstrapMac(h, config)));
+    for (HostSnapshot h : order) {
       if (h.role() != HostRole.AUTO_ASSIGN || current.get(h.id()) != null) {
         continue;
       }
@@ -105,6 +108,9 @@ public final class RoleAssigner {
   private HostRole selectRole(HostSnapshot h, ClusterContext c, int[] holding) {
     if (c.day2() || h.day2()) {
       return HostRole.WORKER;
+    }
+    if (hasBootstrapMac(h, config)) {
+      return HostRole.MASTER; // upstream's BOOTSTRAP_HOST_MAC: the host running the service is a master
     }
     if (holding[HostRole.MASTER.ordinal()] < c.controlPlaneCount() && qualifies(h, c, HostRole.MASTER)) {
       return HostRole.MASTER;
@@ -126,9 +132,19 @@ public final class RoleAssigner {
 
   /** Upstream bootstrap selection: keep an existing one, else the last master (DB order) in known/preparing. */
   public static Optional<UUID> electBootstrap(ClusterContext c) {
+    return electBootstrap(c, DomainConfig.defaults());
+  }
+
+  /** As {@link #electBootstrap(ClusterContext)}, a master with the configured bootstrap MAC chosen first. */
+  public static Optional<UUID> electBootstrap(ClusterContext c, DomainConfig config) {
     Optional<HostSnapshot> existing = c.hosts().stream().filter(HostSnapshot::bootstrap).findFirst();
     if (existing.isPresent()) {
       return Optional.of(existing.get().id());
+    }
+    Optional<HostSnapshot> pinned = c.hosts().stream()
+        .filter(h -> h.effectiveRole() == HostRole.MASTER && hasBootstrapMac(h, config)).findFirst();
+    if (pinned.isPresent()) {
+      return Optional.of(pinned.get().id());
     }
     UUID last = null;
     for (HostSnapshot h : c.hosts()) {
@@ -138,5 +154,10 @@ public final class RoleAssigner {
       }
     }
     return Optional.ofNullable(last);
+  }
+
+  private static boolean hasBootstrapMac(HostSnapshot h, DomainConfig config) {
+    return h.inventory() != null
+        && h.inventory().interfaces().stream().anyMatch(i -> config.isBootstrapHostMac(i.macAddress()));
   }
 }

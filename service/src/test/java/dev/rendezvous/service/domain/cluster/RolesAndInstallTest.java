@@ -93,6 +93,32 @@ class RolesAndInstallTest {
   }
 
   @Test
+  void theConfiguredBootstrapMacMakesItsHostAMasterAndTheBootstrap() {
+    // upstream's BOOTSTRAP_HOST_MAC (the agent-based installer's rendezvous host): host 1's NIC, not the last master
+    DomainConfig pinned = DomainConfig.defaults().withBootstrapHostMac("00:0E:0F:A1:38:01");
+    List<HostSnapshot> hosts = List.of(
+        Fixtures.host(1, HostStatus.KNOWN).role(HostRole.MASTER).build(),
+        Fixtures.host(2, HostStatus.KNOWN).role(HostRole.MASTER).build(),
+        Fixtures.host(3, HostStatus.KNOWN).role(HostRole.MASTER).build());
+    assertEquals(Fixtures.hostId(1), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build(), pinned).orElseThrow());
+    assertEquals(Fixtures.hostId(3), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build()).orElseThrow(),
+        "without it, upstream's rule: the last known master");
+    // five auto-assign hosts: three masters wanted; the pinned host is one of them even where it would not be chosen
+    List<HostSnapshot> auto = new java.util.ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      auto.add(Fixtures.host(i, HostStatus.KNOWN).build());
+    }
+    DomainConfig lastPinned = DomainConfig.defaults().withBootstrapHostMac("00:0e:0f:a1:38:05");
+    Map<java.util.UUID, HostRole> unpinned = new RoleAssigner(DomainConfig.defaults())
+        .suggest(Fixtures.cluster(auto).build()).suggestedRoles();
+    Map<java.util.UUID, HostRole> suggested = new RoleAssigner(lastPinned)
+        .suggest(Fixtures.cluster(auto).build()).suggestedRoles();
+    assertEquals(HostRole.WORKER, unpinned.get(Fixtures.hostId(5)), "host 5 is a worker by default: " + unpinned);
+    assertEquals(HostRole.MASTER, suggested.get(Fixtures.hostId(5)), "the pinned host is a master: " + suggested);
+    assertEquals(3, suggested.values().stream().filter(r -> r == HostRole.MASTER).count(), suggested.toString());
+  }
+
+  @Test
   void installNeedsAReadyClusterThenAssignsRolesAndBootstrap() {
     List<HostSnapshot> hosts = List.of(
         Fixtures.host(1, HostStatus.KNOWN).suggestedRole(HostRole.MASTER).build(),
