@@ -11,13 +11,14 @@ import java.util.Set;
  * <pre>
  *   agent create image --dir DIR [--base-iso=PATH] [--openshift-version=V] [--service-args="--flag=v ..."]
  *   agent wait-for bootstrap-complete|install-complete --dir DIR [--kubeconfig=PATH] [--timeout-minutes=N]
+ *       [--host-timeout-minutes=N] [--rendezvous-url=URL]
  * </pre>
  */
 public final class AgentCli {
   static final Set<String> CREATE_FLAGS = Set.of("dir", "base-iso", "openshift-version", "service-args",
       "runtime-classpath", "agent-jar");
   static final Set<String> WAIT_FLAGS = Set.of("dir", "kubeconfig", "timeout-minutes", "host-timeout-minutes",
-      "poll-seconds");
+      "poll-seconds", "rendezvous-url");
 
   private AgentCli() {}
 

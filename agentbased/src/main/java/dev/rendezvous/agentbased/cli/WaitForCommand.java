@@ -68,10 +68,12 @@ final class WaitForCommand {
       return 1;
     }
     String token = Files.readString(tokenFile).strip();
-    String api = AgentIgnition.serviceUrl(plan.rendezvousIp()) + "/api/assisted-install/v2";
+    // --rendezvous-url: the site's service elsewhere than rendezvousIP:8090 (through a tunnel, say)
+    String api = f.value("rendezvous-url", AgentIgnition.serviceUrl(plan.rendezvousIp())).replaceAll("/+$", "")
+        + "/api/assisted-install/v2";
     Duration poll = Duration.ofMillis((long) (Double.parseDouble(f.value("poll-seconds", "5")) * 1000));
-    long hostDeadline = System.nanoTime() + Duration.ofMinutes(Long.parseLong(f.value("host-timeout-minutes", "30"))).toNanos();
-    long deadline = System.nanoTime() + Duration.ofMinutes(Long.parseLong(f.value("timeout-minutes", "90"))).toNanos();
+    long hostDeadline = System.nanoTime() + minutes(f, "host-timeout-minutes", "30").toNanos();
+    long deadline = System.nanoTime() + minutes(f, "timeout-minutes", "90").toNanos();
     info("Waiting for the site's Rendezvous at " + api + " (the host holding " + plan.rendezvousIp() + ")");
 
     String lastBootstrapStage = null;
@@ -164,6 +166,14 @@ final class WaitForCommand {
       }
     }
     return fail("the installation did not complete in time: the ClusterVersion is not Available");
+  }
+
+  private static Duration minutes(Flags f, String name, String dflt) {
+    try {
+      return Duration.ofMillis((long) (Double.parseDouble(f.value(name, dflt)) * 60_000));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--" + name + " must be a number of minutes");
+    }
   }
 
   private static String describe(Exception e) {

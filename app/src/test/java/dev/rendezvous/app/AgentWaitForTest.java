@@ -1,0 +1,90 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.agentbased.cli.AgentCli;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code agent wait-for} against a real service (the shared test system standing in for a site's Rendezvous, reached
+ * with --rendezvous-url): it follows the site's cluster by name and fails, saying which, when hosts of
+ * agent-config.yaml never show up, or when the service never answers.
+ */
+class AgentWaitForTest {
+
+  static void site(Path dir, String name) throws Exception {
+    Files.writeString(dir.resolve("install-config.yaml"), """
+        apiVersion: v1
+        baseDomain: example.com
+        metadata:
+          name: %s
+        networking:
+          machineNetwork:
+          - cidr: 192.168.111.0/24
+        compute:
+        - name: worker
+          replicas: 0
+        controlPlane:
+          name: master
+          replicas: 3
+        platform:
+          baremetal:
+            apiVIPs: [192.168.111.5]
+            ingressVIPs: [192.168.111.4]
+        pullSecret: '%s'
+        sshKey: '%s'
+        """.formatted(name, Api.PULL_SECRET, Api.SSH_KEY));
+    StringBuilder agent = new StringBuilder("apiVersion: v1beta1\nkind: AgentConfig\nmetadata:\n  name: " + name
+        + "\nrendezvousIP: 192.168.111.80\nhosts:\n");
+    for (int i = 0; i < 3; i++) {
+      agent.append("- hostname: master-").append(i).append("\n  role: master\n  interfaces:\n  - name: enp1s0\n")
+          .append("    macAddress: 52:54:00:00:00:0").append(i + 1).append('\n');
+    }
+    Files.writeString(dir.resolve("agent-config.yaml"), agent);
+    Files.createDirectories(dir.resolve("auth"));
+    Files.writeString(dir.resolve("auth/rendezvous-admin-token"), TestSystem.admin().token + "\n");
+  }
+
+  @Test
+  void hostsThatNeverShowUpFailTheWaitNamingThem(@TempDir Path dir) throws Exception {
+    String name = "waitfor-" + UUID.randomUUID().toString().substring(0, 8);
+    site(dir, name);
+    // the site's cluster, as its service registers it; no host ever boots
+    Api.Reply created = TestSystem.admin().post("/clusters", Api.cluster(name));
+    assertEquals(201, created.status(), created.body());
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = AgentCli.run(List.of("wait-for", "bootstrap-complete", "--dir", dir.toString(),
+        "--rendezvous-url=http://127.0.0.1:" + TestSystem.admin().port, "--poll-seconds=0.2",
+        "--host-timeout-minutes=0.02"), new PrintStream(out, true), new PrintStream(err, true));
+    String said = out.toString(StandardCharsets.UTF_8);
+    String why = err.toString(StandardCharsets.UTF_8);
+    assertEquals(1, status, said + why);
+    assertTrue(said.contains("Cluster " + name + ": insufficient"), "the cluster's status is followed: " + said);
+    assertTrue(why.contains("master-0 (52:54:00:00:00:01), master-1 (52:54:00:00:00:02), master-2 (52:54:00:00:00:03)"
+        + " never showed up"), why);
+  }
+
+  @Test
+  void aServiceThatNeverAnswersFailsTheWaitWhenTimeRunsOut(@TempDir Path dir) throws Exception {
+    site(dir, "waitfor-silent");
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    int status = AgentCli.run(List.of("wait-for", "install-complete", "--dir", dir.toString(),
+        "--rendezvous-url=http://127.0.0.1:" + TestSystem.freePort(), "--poll-seconds=0.2", "--timeout-minutes=0.03"),
+        new PrintStream(out, true), new PrintStream(err, true));
+    assertEquals(1, status);
+    assertTrue(out.toString(StandardCharsets.UTF_8).contains("does not answer yet"), out.toString(StandardCharsets.UTF_8));
+    assertTrue(err.toString(StandardCharsets.UTF_8).contains("bootstrap did not complete in time"),
+        err.toString(StandardCharsets.UTF_8));
+  }
+}
