@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Boots one host of the rig (rdv-netns.sh) as the agent-based ISO's live system would, as far as a network
 # namespace can: the ISO's files are where CoreOS mounts its boot medium (/run/media/iso, read-only), the Ignition's
-# files are laid down at their paths and its units started in order, each as systemd would run it (Environment=,
-# EnvironmentFile=, ConditionPathExists=, ExecStart= with $VAR split as systemd does; Type=oneshot waits).
+# files are laid down at their paths and its units started in the order given (the caller orders them as their
+# After= would), each run as systemd runs it as far as these units need: Environment=, EnvironmentFile=,
+# ConditionPathExists=, ExecStart= with $VAR split on blanks (bash's eval; these ExecStart lines have no globs or
+# quotes for it to treat otherwise); Type=oneshot is waited for. No Restart=: a unit that ends stays ended.
 #
 #   ip netns exec rdv-nsI unshare -m rdv-netns-live.sh WORK MEDIA UNIT...
 #
@@ -38,7 +40,7 @@ mount -t tmpfs rdv-var-lib-rendezvous /var/lib/rendezvous
 cp -a "$work/ignition/." /
 
 pids=()
-trap 'kill "${pids[@]}" 2>/dev/null; wait; exit 0' TERM INT
+trap '[[ ${#pids[@]} -eq 0 ]] || kill "${pids[@]}" 2>/dev/null; wait; exit 0' TERM INT
 for unit in "$@"; do
   file=/etc/systemd/system/$unit
   [[ -f $file ]] || { echo "rdv-netns-live: no unit $unit" >&2; exit 1; }

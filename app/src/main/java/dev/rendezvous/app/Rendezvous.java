@@ -230,6 +230,8 @@ public final class Rendezvous implements AutoCloseable {
       });
       // a host the service does not have (deleted, never registered) gets upstream's 404 instead of empty steps
       gateway.hostCheck(new RegisteredHosts(pool));
+      // a host registers with an infra-env the service has (an agent-based site's hosts may boot before it has it)
+      gateway.infraEnvCheck(new KnownInfraEnvs(pool));
       // installer progress the state machine would refuse gets upstream's answer at the edge
       gateway.progressCheck((infraEnv, host, stage, info) -> brain.brain()
           .checkProgress(java.util.UUID.fromString(infraEnv), java.util.UUID.fromString(host), stage, info)

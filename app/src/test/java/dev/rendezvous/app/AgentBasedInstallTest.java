@@ -334,8 +334,9 @@ class AgentBasedInstallTest {
         }
         assertTrue(waitFor.isDone(), "wait-for ended in time:\n" + output());
       } finally {
-        for (Process p : live.values()) {
-          stop(p);
+        for (Map.Entry<Integer, Process> e : live.entrySet()) {
+          hosts.powerOff(e.getKey());
+          stop(e.getValue());
         }
         Files.writeString(site.dir().resolve("wait-for.log"), output());
       }
@@ -357,8 +358,9 @@ class AgentBasedInstallTest {
             "host-" + num + "'s disk holds its own Ignition");
         rebootOrder.add(id);
         if (num == site.rendezvous()) {
-          // its reboot ends the live system, and the site's Rendezvous with it
+          // its reboot ends the live system, and the site's Rendezvous (its PostgreSQL too) with it
           ended.add(num);
+          hosts.powerOff(num);
           stop(live.get(num));
         }
         kube.kubeletRegisters(hostnames.get(id), hosts.address(num), "master");

@@ -204,6 +204,16 @@ final class NetnsAgents implements AutoCloseable {
     }
   }
 
+  /** Ends every process in namespace i at once, daemons too, as the host losing power or rebooting would. */
+  void powerOff(int i) throws IOException, InterruptedException {
+    String pids = exec("ip", "netns", "pids", "rdv-ns" + i).strip();
+    if (!pids.isEmpty()) {
+      List<String> cmd = new ArrayList<>(List.of("kill", "-9"));
+      cmd.addAll(List.of(pids.split("\\s+")));
+      new ProcessBuilder(cmd).redirectErrorStream(true).start().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
   /** The loop device attached for host i by {@link #fileBackedDisks(long)}, e.g. /dev/loop7. */
   String loopDevice(int i) {
     return loopDevices.get(i - 1);

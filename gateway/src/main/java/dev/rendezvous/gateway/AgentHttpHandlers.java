@@ -30,6 +30,7 @@ final class AgentHttpHandlers {
     private final GatewayMetrics metrics;
     private final RejectionLog rejections;
     private volatile ProgressCheck progressCheck = ProgressCheck.NONE;
+    private volatile InfraEnvCheck infraEnvCheck = InfraEnvCheck.ALL;
     private final Pacing pacing;
 
     AgentHttpHandlers(GatewayConfig config, AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics,
@@ -46,6 +47,10 @@ final class AgentHttpHandlers {
         this.progressCheck = check;
     }
 
+    void infraEnvCheck(InfraEnvCheck check) {
+        this.infraEnvCheck = check == null ? InfraEnvCheck.ALL : check;
+    }
+
     /** POST .../infra-envs/{infra_env_id}/hosts → 201 host + next_step_runner_command, once the bus has the event. */
     void register(RoutingContext ctx) {
         AgentClaims claims = AgentAuth.claims(ctx);
@@ -56,6 +61,21 @@ final class AgentHttpHandlers {
             badRequest(ctx, claims, null, e.getMessage());
             return;
         }
+        AgentWire.HostCreateParams p = params;
+        infraEnvCheck.exists(claims.infraEnvId()).onComplete(known -> {
+            if (known.succeeded() && Boolean.TRUE.equals(known.result())) {
+                register(ctx, claims, p);
+            } else if (!ctx.response().ended()) {
+                // not there yet (the agent-based site's service registers it after its hosts boot), or not known now
+                ctx.response().putHeader("Retry-After", Integer.toString(config.retryAfterSeconds()));
+                HttpReplies.error(ctx, 503, known.succeeded() ? "infra-env " + claims.infraEnvId()
+                    + " is not registered yet; retry" : "cannot tell whether infra-env " + claims.infraEnvId()
+                    + " exists; retry");
+            }
+        });
+    }
+
+    private void register(RoutingContext ctx, AgentClaims claims, AgentWire.HostCreateParams params) {
         String hostId = params.hostId().toLowerCase(java.util.Locale.ROOT);
         String version = params.discoveryAgentVersion() != null ? params.discoveryAgentVersion()
                 : AgentInput.agentVersion(ctx.request().getHeader(AGENT_VERSION_HEADER));

@@ -127,6 +127,11 @@ public final class Gateway {
         return directory.verifyHosts();
     }
 
+    /** Registrations are for infra-envs {@code check} knows (see {@link InfraEnvCheck}); others get 503, retried. */
+    public void infraEnvCheck(InfraEnvCheck check) {
+        http.infraEnvCheck(check);
+    }
+
     /** Installer progress is checked with {@code check} before it is published (see {@link ProgressCheck}). */
     public void progressCheck(ProgressCheck check) {
         http.progressCheck(check);

@@ -54,28 +54,6 @@ public interface ControllerLauncher {
     };
   }
 
-  /** The cluster's host list, base64 (it goes into a YAML value), or "" when the service does not give it. */
-  static String handoverHosts(InstallRequest r, String url, String token) {
-    try {
-      java.net.http.HttpResponse<byte[]> resp = java.net.http.HttpClient.newBuilder()
-          .connectTimeout(java.time.Duration.ofSeconds(10)).build()
-          .send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url.replaceAll("/+$", "")
-                  + "/api/assisted-install/v2/clusters/" + r.clusterId() + "/hosts?with-inventory=true"))
-              .timeout(java.time.Duration.ofSeconds(30)).header("X-Secret-Key", token).GET().build(),
-              java.net.http.HttpResponse.BodyHandlers.ofByteArray());
-      if (resp.statusCode() == 200) {
-        return java.util.Base64.getEncoder().encodeToString(resp.body());
-      }
-      org.slf4j.LoggerFactory.getLogger(ControllerLauncher.class).warn("no host list for the controller's Job: {}",
-          resp.statusCode());
-    } catch (java.io.IOException e) {
-      org.slf4j.LoggerFactory.getLogger(ControllerLauncher.class).warn("no host list for the controller's Job: {}", e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    return "";
-  }
-
   /**
    * A real bootstrap: as upstream's PrepareController, the controller's Job (with its settings) is rendered into the
    * new cluster's manifests under {@code root}/opt/openshift/manifests, where bootkube applies it; it then runs in
@@ -98,9 +76,11 @@ public interface ControllerLauncher {
           "        - {name: CONTROL_PLANE_COUNT, value: \"" + (r.controlPlaneCount() == null ? 3 : r.controlPlaneCount()) + "\"}",
           // the service's check_cvo: the controller then also waits for (and reports) the cluster version operator
           "        - {name: CHECK_CLUSTER_VERSION, value: \"" + Boolean.TRUE.equals(r.checkCvo()) + "\"}",
-          // the hosts as the service has them now: the controller works from them once the service is gone (an
-          // agent-based installation's service runs on this very host, which reboots into the cluster)
-          "        - {name: RDV_HANDOVER_HOSTS, value: \"" + handoverHosts(r, url, token) + "\"}",
+          // an agent-based site's service runs on this very host, which reboots into the cluster: the controller
+          // gets the hosts as they are now, and works from them once the service is gone
+          Boolean.TRUE.equals(r.handOverHosts())
+              ? "        - {name: RDV_HANDOVER_HOSTS, value: \"" + HostsHandover.fetch(r, url, token) + "\"}"
+              : "        # no host list handed over: the service outlives this host",
           "        - name: PULL_SECRET_TOKEN", "          valueFrom:", "            secretKeyRef:",
           "              name: assisted-installer-controller-secret", "              key: pull-secret-token", "");
       java.nio.file.Files.writeString(dir.resolve("assisted-installer-controller.yaml"), yaml);

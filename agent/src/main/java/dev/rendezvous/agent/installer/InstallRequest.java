@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * args[0] of the {@code install} step: upstream's InstallCmdRequest (the fields the installer uses) and ours
- * ({@code metal_image_url}, {@code metal_image_sha256}, {@code ignition_url}). Unknown fields are ignored, so a
+ * ({@code metal_image_url}, {@code metal_image_sha256}, {@code ignition_url}, {@code hand_over_hosts}). Unknown fields are ignored, so a
  * newer service's additions do not break an older agent.
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -28,7 +28,8 @@ public record InstallRequest(
     List<String> disksToFormat,
     String metalImageUrl,
     String metalImageSha256,
-    String ignitionUrl) {
+    String ignitionUrl,
+    Boolean handOverHosts) {
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);

@@ -13,10 +13,56 @@ class ControllerLauncherTest {
   @TempDir Path root;
 
   private String render(Boolean checkCvo, Integer controlPlaneCount) throws Exception {
+    return render(checkCvo, controlPlaneCount, null, "http://10.0.0.1:8090");
+  }
+
+  private String render(Boolean checkCvo, Integer controlPlaneCount, Boolean handOver, String url) throws Exception {
     InstallRequest r = new InstallRequest("c-1", "ie-1", "h-1", "bootstrap", "/dev/loop3", controlPlaneCount, checkCvo,
-        "4.18", List.of(), List.of(), null, null, null);
-    ControllerLauncher.manifests(root, "rendezvous-controller:latest").launch(r, "http://10.0.0.1:8090", "tok-1");
+        "4.18", List.of(), List.of(), null, null, null, handOver);
+    ControllerLauncher.manifests(root, "rendezvous-controller:latest").launch(r, url, "tok-1");
     return Files.readString(root.resolve("opt/openshift/manifests/assisted-installer-controller.yaml"));
+  }
+
+  @Test
+  void anAgentBasedBootstrapHandsTheHostsOverToTheControllerWithoutTheirSecrets() throws Exception {
+    // the service's host list, as GET /v2/clusters/{id}/hosts?with-inventory=true answers it (here from a plain HTTP
+    // server: the service itself is the app's tests' to start)
+    String hosts = "[{\"id\":\"h-1\",\"cluster_id\":\"c-1\",\"role\":\"master\",\"status\":\"installing\","
+        + "\"requested_hostname\":\"m1\",\"bootstrap\":true,\"installer_args\":\"[\\\"--secret\\\"]\","
+        + "\"ignition_config_overrides\":\"{\\\"password\\\":1}\","
+        + "\"inventory\":\"{\\\"hostname\\\":\\\"m1\\\",\\\"bmc_address\\\":\\\"10.9.9.9\\\","
+        + "\\\"interfaces\\\":[{\\\"name\\\":\\\"eno1\\\",\\\"mac_address\\\":\\\"02:00:00:00:00:01\\\","
+        + "\\\"ipv4_addresses\\\":[\\\"10.0.0.5/24\\\"],\\\"speed_mbps\\\":1000}]}\"}]";
+    com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+        new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+    java.util.List<String> asked = new java.util.ArrayList<>();
+    server.createContext("/", ex -> {
+      asked.add(ex.getRequestURI() + " " + ex.getRequestHeaders().getFirst("X-Secret-Key"));
+      byte[] b = hosts.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, b.length);
+      ex.getResponseBody().write(b);
+      ex.close();
+    });
+    server.start();
+    try {
+      String yaml = render(true, 1, true, "http://127.0.0.1:" + server.getAddress().getPort());
+      assertTrue(asked.equals(List.of("/api/assisted-install/v2/clusters/c-1/hosts?with-inventory=true tok-1")),
+          asked.toString());
+      java.util.regex.Matcher m = java.util.regex.Pattern.compile("- \\{name: RDV_HANDOVER_HOSTS, value: \"([^\"]+)\"}")
+          .matcher(yaml);
+      assertTrue(m.find(), yaml);
+      String handed = new String(java.util.Base64.getDecoder().decode(m.group(1)), java.nio.charset.StandardCharsets.UTF_8);
+      for (String kept : List.of("\"id\":\"h-1\"", "\"requested_hostname\":\"m1\"", "\"bootstrap\":true", "02:00:00:00:00:01",
+          "10.0.0.5/24")) {
+        assertTrue(handed.contains(kept), kept + " in " + handed);
+      }
+      for (String dropped : List.of("installer_args", "ignition_config_overrides", "bmc_address", "speed_mbps")) {
+        assertTrue(!handed.contains(dropped), dropped + " left out of " + handed);
+      }
+    } finally {
+      server.stop(0);
+    }
+    assertTrue(!render(true, 3).contains("RDV_HANDOVER_HOSTS"), "a hub's installation hands nothing over");
   }
 
   @Test

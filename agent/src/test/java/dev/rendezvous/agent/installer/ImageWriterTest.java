@@ -102,11 +102,6 @@ class ImageWriterTest {
     assertArrayEquals(new byte[1 << 20], head, "a mismatching image does not stay bootable");
   }
 
-  /**
-   * A disk pulled mid-write, as near as this machine allows (no device-mapper here): a loop device whose backing file is
-   * cut to 1 MiB and whose capacity is re-read while the image streams in. The kernel then takes no more bytes; the
-   * writer must fail, never report a short image as written.
-   */
   @Test
   void theBootLayoutOnABlockDeviceSpansTheWholeDevice() throws Exception {
     // Java reads a block device's length as 0: the layout must take the device's size from the kernel
@@ -129,6 +124,11 @@ class ImageWriterTest {
     }
   }
 
+  /**
+   * A disk pulled mid-write, as near as this machine allows (no device-mapper here): a loop device whose backing file is
+   * cut to 1 MiB and whose capacity is re-read while the image streams in. The kernel then takes no more bytes; the
+   * writer must fail, never report a short image as written.
+   */
   @Test
   void aDiskThatGoesAwayMidWriteFailsTheWrite() throws Exception {
     org.junit.jupiter.api.Assumptions.assumeTrue(new com.sun.security.auth.module.UnixSystem().getUid() == 0,

@@ -46,8 +46,9 @@ public final class AgentCli {
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       return 2;
-    } catch (IOException e) {
-      err.println("error: " + e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      // a kubeconfig that does not parse, a file that cannot be read, ...: said plainly, no stack trace
+      err.println("error: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()));
       return 1;
     }
   }

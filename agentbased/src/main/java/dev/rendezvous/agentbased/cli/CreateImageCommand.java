@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -68,7 +69,7 @@ final class CreateImageCommand {
     }
     Path base = baseIso(f, version);
     if (base == null) {
-      return 2;
+      return 1;
     }
 
     // made here, before any host exists: the site's service is started with them (upstream's ephemeral installer)
@@ -99,12 +100,18 @@ final class CreateImageCommand {
       Path part = work.resolve(ISO_NAME);
       out.println("writing the ISO (xorriso)...");
       AgentIso.write(base, runtime, ignition, part);
-      Files.createDirectories(dir.resolve("auth"));
-      Files.move(part, iso, StandardCopyOption.REPLACE_EXISTING);
+      // the ISO holds the site's secrets (pull secret, tokens, the admin client key): its owner's only
+      Files.setPosixFilePermissions(part, PosixFilePermissions.fromString("rw-------"));
+      // the credentials first: an ISO whose kubeconfig exists nowhere else must never be left behind
+      Path auth = dir.resolve("auth");
+      if (!Files.isDirectory(auth)) {
+        Files.createDirectory(auth, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      }
       String server = "https://api." + plan.clusterName() + "." + plan.baseDomain() + ":6443";
-      writePrivate(dir.resolve("auth/kubeconfig"), credentials.kubeconfig(plan.clusterName(), server));
-      writePrivate(dir.resolve("auth/kubeadmin-password"), credentials.kubeadminPassword());
+      writePrivate(auth.resolve("kubeconfig"), credentials.kubeconfig(plan.clusterName(), server));
+      writePrivate(auth.resolve("kubeadmin-password"), credentials.kubeadminPassword());
       writePrivate(dir.resolve(ADMIN_TOKEN), adminToken + "\n");
+      Files.move(part, iso, StandardCopyOption.REPLACE_EXISTING);
       out.printf("wrote %s (%d MiB; the site's runtime adds %d MiB), auth/kubeconfig, auth/kubeadmin-password and %s%n",
           iso, Files.size(iso) >> 20, added >> 20, ADMIN_TOKEN);
       out.printf("boot every host of %s from it; the host holding %s runs Rendezvous at %s%n", plan.clusterName(),
@@ -112,7 +119,7 @@ final class CreateImageCommand {
       out.printf("follow the installation: ./rendezvous agent wait-for install-complete --dir %s%n", dir);
       return 0;
     } finally {
-      deleteTree(work);
+      RuntimeBundle.deleteTree(work);
     }
   }
 
@@ -152,6 +159,7 @@ final class CreateImageCommand {
         return null;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        err.println("error: interrupted while downloading " + url);
         return null;
       }
       Files.move(tmp, cached, StandardCopyOption.REPLACE_EXISTING);
@@ -190,18 +198,12 @@ final class CreateImageCommand {
     return base.resolve("rendezvous");
   }
 
+  /** A secret readable by its owner only from the moment it exists, replaced whole. */
   private static void writePrivate(Path p, String content) throws IOException {
-    Files.writeString(p, content, StandardCharsets.UTF_8);
-    Files.setPosixFilePermissions(p, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (Files.exists(dir)) {
-      try (var walk = Files.walk(dir)) {
-        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
-    }
+    Path tmp = p.resolveSibling(p.getFileName() + ".tmp");
+    Files.deleteIfExists(tmp);
+    Files.createFile(tmp, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    Files.writeString(tmp, content, StandardCharsets.UTF_8);
+    Files.move(tmp, p, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 }

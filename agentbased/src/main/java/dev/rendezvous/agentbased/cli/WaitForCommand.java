@@ -38,6 +38,10 @@ import java.util.Set;
  */
 final class WaitForCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** Connection failures in a row that mean the rendezvous host rebooted, rather than a slow answer. */
+  private static final int GONE_AFTER = 3;
+  private static final Set<String> INSTALL_STARTED = Set.of("preparing-for-installation", "installing",
+      "installing-in-progress", "installing-pending-user-action", "finalizing", "installed");
   private static final List<String> PAST_BOOTSTRAP = List.of("Rebooting", "Configuring", "Joined", "Done");
   private static final List<String> WRITING_OR_LATER = List.of("Writing image to disk", "Waiting for control plane",
       "Waiting for bootkube", "Waiting for controller", "Rebooting", "Configuring", "Joined", "Done");
@@ -47,6 +51,7 @@ final class WaitForCommand {
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Map<String, String> seen = new HashMap<>();
   private final Set<String> said = new HashSet<>();
+  private ClusterApi clusterApi;
 
   WaitForCommand(PrintStream out, PrintStream err) {
     this.out = out;
@@ -71,13 +76,15 @@ final class WaitForCommand {
     // --rendezvous-url: the site's service elsewhere than rendezvousIP:8090 (through a tunnel, say)
     String api = f.value("rendezvous-url", AgentIgnition.serviceUrl(plan.rendezvousIp())).replaceAll("/+$", "")
         + "/api/assisted-install/v2";
-    Duration poll = Duration.ofMillis((long) (Double.parseDouble(f.value("poll-seconds", "5")) * 1000));
+    Duration poll = Duration.ofMillis(minutes(f, "poll-seconds", "5").toMillis() / 60);
     long hostDeadline = System.nanoTime() + minutes(f, "host-timeout-minutes", "30").toNanos();
     long deadline = System.nanoTime() + minutes(f, "timeout-minutes", "90").toNanos();
     info("Waiting for the site's Rendezvous at " + api + " (the host holding " + plan.rendezvousIp() + ")");
 
     String lastBootstrapStage = null;
     boolean bootstrapped = false;
+    int unreachable = 0;
+    boolean installing = false;
     while (!bootstrapped) {
       if (System.nanoTime() > deadline) {
         return fail("bootstrap did not complete in time; last seen: " + seen.getOrDefault("cluster", "no cluster"));
@@ -88,23 +95,39 @@ final class WaitForCommand {
         cluster = clusterNamed(api, token, plan.clusterName());
         hosts = cluster == null ? JSON.createArrayNode()
             : get(api + "/clusters/" + cluster.path("id").asText() + "/hosts?with-inventory=true", token);
+      } catch (StatusException e) {
+        unreachable = 0; // it answers, with an error: not gone
+        say("status-" + e.getMessage(), "The site's Rendezvous answers: " + e.getMessage());
+        sleep(poll);
+        continue;
       } catch (IOException e) {
-        if (lastBootstrapStage != null && WRITING_OR_LATER.contains(lastBootstrapStage)) {
-          info("The rendezvous host is gone (" + describe(e) + "): it rebooted into the cluster");
-          bootstrapped = true;
-          break;
+        unreachable++;
+        // gone, not slow: no connection several times in a row once the installation started. The stages between
+        // two polls may have been missed (the host reboots seconds after it said so), so the cluster's own API
+        // decides: it serves the ClusterVersion once the control plane is up
+        if (unreachable >= GONE_AFTER && (installing || lastBootstrapStage != null)) {
+          if (lastBootstrapStage != null && WRITING_OR_LATER.contains(lastBootstrapStage) || cluster(f, dir).serves()) {
+            info("The rendezvous host is gone (" + describe(e) + "): it rebooted into the cluster");
+            bootstrapped = true;
+            break;
+          }
+          say("gone-waiting", "The site's Rendezvous is gone (" + describe(e) + ") and the cluster's API does not"
+              + " serve its ClusterVersion yet");
+        } else {
+          say("unreachable", "The site's Rendezvous does not answer yet (" + describe(e) + ")");
         }
-        say("unreachable", "The site's Rendezvous does not answer yet (" + describe(e) + ")");
         sleep(poll);
         continue;
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return fail("interrupted");
       }
+      unreachable = 0;
       if (cluster == null) {
         say("no-cluster", "Waiting for cluster " + plan.clusterName() + " to be registered");
       } else {
         String status = cluster.path("status").asText();
+        installing |= INSTALL_STARTED.contains(status);
         change("cluster", status, "Cluster " + plan.clusterName() + ": " + status + ": "
             + cluster.path("status_info").asText());
         if (status.equals("error") || status.equals("cancelled")) {
@@ -133,46 +156,91 @@ final class WaitForCommand {
     }
     info("Bootstrap is complete");
     if (!installComplete) {
+      closeCluster();
       return 0;
     }
-    return waitForClusterVersion(dir, f, poll, deadline);
+    try {
+      return waitForClusterVersion(f, dir, poll, deadline);
+    } finally {
+      closeCluster();
+    }
+  }
+
+  /** The new cluster's API, through auth/kubeconfig (or --kubeconfig), opened once when first needed. */
+  private ClusterApi cluster(Flags f, Path dir) throws IOException {
+    if (clusterApi == null) {
+      Path kubeconfig = Path.of(f.value("kubeconfig", dir.resolve("auth/kubeconfig").toString()));
+      Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
+      config.setRequestTimeout(10_000);
+      config.setConnectionTimeout(5_000);
+      clusterApi = new ClusterApi(kubeconfig, new KubernetesClientBuilder().withConfig(config).build());
+    }
+    return clusterApi;
+  }
+
+  private void closeCluster() {
+    if (clusterApi != null) {
+      clusterApi.client().close();
+    }
+  }
+
+  /** The cluster's API and where its kubeconfig came from. */
+  private record ClusterApi(Path kubeconfig, KubernetesClient client) {
+    /** The ClusterVersion, or null when the API does not serve it (yet). */
+    GenericKubernetesResource clusterVersion() {
+      try {
+        return client.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion").withName("version").get();
+      } catch (RuntimeException e) {
+        return null;
+      }
+    }
+
+    boolean serves() {
+      return clusterVersion() != null;
+    }
   }
 
   /** The cluster's own API: done when its ClusterVersion is Available (the service on the site is gone by now). */
-  private int waitForClusterVersion(Path dir, Flags f, Duration poll, long deadline) throws IOException {
-    Path kubeconfig = Path.of(f.value("kubeconfig", dir.resolve("auth/kubeconfig").toString()));
-    info("Waiting for the cluster's API (" + kubeconfig + ") to report the installation complete");
-    Config config = Config.fromKubeconfig(Files.readString(kubeconfig));
-    config.setRequestTimeout(10_000);
-    config.setConnectionTimeout(5_000);
-    try (KubernetesClient kube = new KubernetesClientBuilder().withConfig(config).build()) {
-      while (System.nanoTime() < deadline) {
-        try {
-          GenericKubernetesResource cv = kube.genericKubernetesResources("config.openshift.io/v1", "ClusterVersion")
-              .withName("version").get();
-          String available = condition(cv, "Available");
-          change("cluster-version", available, "ClusterVersion: Available=" + available);
-          if ("True".equals(available)) {
-            Object desired = cv.getAdditionalProperties().get("status") instanceof Map<?, ?> s
-                && s.get("desired") instanceof Map<?, ?> d ? d.get("version") : null;
-            info("Cluster is installed" + (desired == null ? "" : " (OpenShift " + desired + ")")
-                + "; kubeadmin's password is in " + dir.resolve("auth/kubeadmin-password"));
-            return 0;
-          }
-        } catch (RuntimeException e) {
-          say("kube-" + e.getClass().getSimpleName(), "The cluster's API does not answer yet (" + e.getMessage() + ")");
+  private int waitForClusterVersion(Flags f, Path dir, Duration poll, long deadline) throws IOException {
+    ClusterApi kube = cluster(f, dir);
+    info("Waiting for the cluster's API (" + kube.kubeconfig() + ") to report the installation complete");
+    while (System.nanoTime() < deadline) {
+      GenericKubernetesResource cv = kube.clusterVersion();
+      if (cv == null) {
+        say("no-cluster-version", "The cluster's API does not serve its ClusterVersion yet");
+      } else {
+        String available = condition(cv, "Available");
+        change("cluster-version", available, "ClusterVersion: Available=" + available);
+        if ("True".equals(available)) {
+          Object desired = cv.getAdditionalProperties().get("status") instanceof Map<?, ?> s
+              && s.get("desired") instanceof Map<?, ?> d ? d.get("version") : null;
+          info("Cluster is installed" + (desired == null ? "" : " (OpenShift " + desired + ")")
+              + "; kubeadmin's password is in " + dir.resolve("auth/kubeadmin-password"));
+          return 0;
         }
-        sleep(poll);
       }
+      sleep(poll);
     }
     return fail("the installation did not complete in time: the ClusterVersion is not Available");
   }
 
+  /** The service answered, with an error status. */
+  private static final class StatusException extends IOException {
+    StatusException(String message) {
+      super(message);
+    }
+  }
+
+  /** A flag's number (fractions allowed) times a minute; for --poll-seconds the caller divides by 60. */
   private static Duration minutes(Flags f, String name, String dflt) {
     try {
-      return Duration.ofMillis((long) (Double.parseDouble(f.value(name, dflt)) * 60_000));
+      double v = Double.parseDouble(f.value(name, dflt));
+      if (!(v >= 0)) {
+        throw new NumberFormatException();
+      }
+      return Duration.ofMillis((long) (v * 60_000));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--" + name + " must be a number of minutes");
+      throw new IllegalArgumentException("--" + name + " must be a number, got '" + f.value(name, dflt) + "'");
     }
   }
 
@@ -258,7 +326,7 @@ final class WaitForCommand {
     HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(15))
         .header("Authorization", "Bearer " + token).GET().build(), HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
-      throw new IOException("GET " + url + " answered " + r.statusCode() + ": " + r.body());
+      throw new StatusException("GET " + url + " answered " + r.statusCode() + ": " + r.body());
     }
     return JSON.readTree(r.body());
   }

@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rendezvous.service.api.DiscoveryInputs;
+import dev.rendezvous.service.ignition.DiscoveryIgnitionBuilder;
 import dev.rendezvous.service.ignition.DiscoveryIgnitionInput;
 import io.vertx.core.json.JsonObject;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -138,12 +138,13 @@ public final class AgentIgnition {
   static String nodeZeroScript(String rendezvousIp) {
     return """
         #!/bin/bash
-        # Is this the site's rendezvous host? It is when one of its NICs holds the rendezvous IP (%1$s); static
-        # networking may take a little while to be applied, so it looks for a minute. Writes %2$s there.
+        # Is this the site's rendezvous host? It is when one of its NICs holds the rendezvous IP (%1$s; ip compares
+        # addresses, not their spelling); static networking may take a while to be applied, so it looks for two
+        # minutes. Writes %2$s there. Every other host ends here: its agent needs nothing of this unit.
         set -euo pipefail
         rip='%1$s'
-        for _ in $(seq 30); do
-          nic=$(ip -o addr show | awk -v ip="$rip" '{ split($4, a, "/"); if (a[1] == ip) { print $2; exit } }')
+        for _ in $(seq 60); do
+          nic=$(ip -o addr show to "$rip" | awk '{ print $2; exit }')
           if [ -n "$nic" ]; then
             mac=$(cat "/sys/class/net/$nic/address")
             echo "RDV_BOOTSTRAP_HOST_MAC=$mac" > %2$s
@@ -197,11 +198,7 @@ public final class AgentIgnition {
   }
 
   private static void file(ArrayNode files, String path, int mode, String content) {
-    ObjectNode f = files.addObject();
-    f.put("path", path).put("mode", mode).put("overwrite", true);
-    f.putObject("user").put("name", "root");
-    f.putObject("contents").put("source", "data:text/plain;charset=utf-8;base64,"
-        + Base64.getEncoder().encodeToString(content.getBytes(StandardCharsets.UTF_8)));
+    DiscoveryIgnitionBuilder.file(files, path, mode, content);
   }
 
   private static void unit(ArrayNode units, String name, String contents) {

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.GZIPInputStream;
 
@@ -48,18 +49,7 @@ public final class AgentIso {
     Files.deleteIfExists(target);
     List<String> cmd = new ArrayList<>(List.of("xorriso", "-abort_on", "FAILURE", "-indev", base.toString(),
         "-outdev", target.toString(), "-boot_image", "any", "replay", "-map", runtime.toString(), RUNTIME_DIR));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    try {
-      if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        Files.deleteIfExists(target);
-        throw new IOException("xorriso failed: " + tail(out));
-      }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while xorriso ran", e);
-    }
+    RuntimeBundle.run(cmd, Duration.ofMinutes(30), "xorriso", target.resolveSibling(target.getFileName() + ".log"));
     embedIgnition(target, ignition);
   }
 
@@ -134,8 +124,4 @@ public final class AgentIso {
     return (n + 3) & ~3;
   }
 
-  private static String tail(String s) {
-    String t = s.strip();
-    return t.length() > 2000 ? "..." + t.substring(t.length() - 2000) : t;
-  }
 }

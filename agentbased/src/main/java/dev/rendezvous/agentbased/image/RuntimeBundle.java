@@ -60,8 +60,10 @@ public final class RuntimeBundle {
         jarDirectory(entry, target.resolve(LIB).resolve(name + ".jar"));
       } else if (Files.isRegularFile(entry) && entry.toString().endsWith(".jar")) {
         Files.copy(entry, target.resolve(LIB).resolve(name), StandardCopyOption.COPY_ATTRIBUTES);
-      } else if (Files.exists(entry)) {
-        throw new IOException("class-path entry " + entry + " is neither a jar nor a directory");
+      } else {
+        // a site has nothing to fetch a missing class from: refused here, not found out there
+        throw new IOException("class-path entry " + entry + (Files.exists(entry) ? " is neither a jar nor a directory"
+            : " does not exist (mvn -DskipTests install builds it)"));
       }
     }
     Files.createDirectories(target.resolve(AGENT_JAR).getParent());
@@ -99,23 +101,34 @@ public final class RuntimeBundle {
     deleteTree(tmp);
     List<String> cmd = new ArrayList<>(List.of(jlink.toString(), "--add-modules", String.join(",", MODULES),
         "--strip-debug", "--no-header-files", "--no-man-pages", "--compress=2", "--output", tmp.toString()));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    run(cmd, java.time.Duration.ofMinutes(10), "jlink", cacheDir.resolve(tmp.getFileName() + ".log"));
     try {
-      if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        throw new IOException("jlink failed: " + out.strip());
+      Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
+    } catch (java.nio.file.FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
+      deleteTree(tmp); // made meanwhile by another run
+    }
+    return done;
+  }
+
+  /** Runs a tool with its output in {@code log} (read only if it fails), within {@code limit}. */
+  static void run(List<String> cmd, java.time.Duration limit, String what, Path log) throws IOException {
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    try {
+      if (!p.waitFor(limit.toMillis(), TimeUnit.MILLISECONDS)) {
+        p.destroyForcibly();
+        throw new IOException(what + " did not finish within " + limit);
+      }
+      if (p.exitValue() != 0) {
+        String out = Files.readString(log, StandardCharsets.UTF_8).strip();
+        throw new IOException(what + " failed: " + (out.length() > 2000 ? "..." + out.substring(out.length() - 2000) : out));
       }
     } catch (InterruptedException e) {
       p.destroyForcibly();
       Thread.currentThread().interrupt();
-      throw new IOException("interrupted while jlink ran", e);
+      throw new IOException("interrupted while " + what + " ran", e);
+    } finally {
+      Files.deleteIfExists(log);
     }
-    try {
-      Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
-    } catch (java.nio.file.FileAlreadyExistsException e) {
-      deleteTree(tmp); // made meanwhile by another run
-    }
-    return done;
   }
 
   private static void jarDirectory(Path dir, Path jar) throws IOException {
@@ -147,7 +160,7 @@ public final class RuntimeBundle {
     }
   }
 
-  static void deleteTree(Path dir) throws IOException {
+  public static void deleteTree(Path dir) throws IOException {
     if (Files.exists(dir)) {
       try (var walk = Files.walk(dir)) {
         for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {

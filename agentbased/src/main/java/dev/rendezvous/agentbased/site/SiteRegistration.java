@@ -44,6 +44,7 @@ public final class SiteRegistration implements AutoCloseable {
   private String clusterId;
   private String infraEnvId;
   private String lastWaiting = "";
+  private boolean overridesApplied;
 
   private SiteRegistration(SitePlan plan, String apiBase, String token) {
     this.plan = plan;
@@ -103,7 +104,14 @@ public final class SiteRegistration implements AutoCloseable {
     }
     JsonNode cluster = call("GET", "/clusters/" + clusterId, null, 200);
     String status = cluster.path("status").asText();
-    if (!Set.of("pending-for-input", "insufficient", "ready").contains(status)) {
+    boolean beforeInstall = Set.of("pending-for-input", "insufficient", "ready").contains(status);
+    if (!overridesApplied && beforeInstall && plan.installConfigOverrides() != null) {
+      // every start, not only at creation: a restart between the POST and this PATCH must not lose them
+      call("PATCH", "/clusters/" + clusterId + "/install-config",
+          JSON.getNodeFactory().textNode(plan.installConfigOverrides()), 201);
+      overridesApplied = true;
+    }
+    if (!beforeInstall) {
       LOG.atInfo().addKeyValue("cluster_id", clusterId).addKeyValue("status", status)
           .log("agent-based site: the installation is under way");
       return true;
@@ -187,10 +195,6 @@ public final class SiteRegistration implements AutoCloseable {
       }
     }
     String id = call("POST", "/clusters", plan.clusterParams(), 201).path("id").asText();
-    String overrides = plan.installConfigOverrides();
-    if (overrides != null) {
-      call("PATCH", "/clusters/" + id + "/install-config", JSON.getNodeFactory().textNode(overrides), 201);
-    }
     LOG.atInfo().addKeyValue("cluster_id", id).log("agent-based site: cluster " + plan.clusterName() + " registered");
     return id;
   }

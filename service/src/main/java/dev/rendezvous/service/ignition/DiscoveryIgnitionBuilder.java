@@ -287,7 +287,8 @@ public final class DiscoveryIgnitionBuilder {
     return out.toString();
   }
 
-  private static void file(ArrayNode files, String path, int mode, String content) {
+  /** A file entry (owned by root, overwritten, its content a base64 data URL), as every file of this config is. */
+  public static void file(ArrayNode files, String path, int mode, String content) {
     ObjectNode f = files.addObject();
     f.put("path", path).put("mode", mode).put("overwrite", true);
     f.putObject("user").put("name", "root");

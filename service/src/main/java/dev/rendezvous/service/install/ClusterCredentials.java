@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 
 /**
@@ -42,22 +41,7 @@ public record ClusterCredentials(String caCertificate, String adminCertificate, 
     }
   }
 
-  /** Writes the four files into {@code dir} (made if missing), readable by the owner only. */
-  public void write(Path dir) throws IOException {
-    Files.createDirectories(dir);
-    for (String[] f : new String[][] {{CA, caCertificate}, {ADMIN_CERT, adminCertificate}, {ADMIN_KEY, adminKey},
-        {PASSWORD, kubeadminPassword}}) {
-      Path p = dir.resolve(f[0]);
-      Files.writeString(p, f[1], StandardCharsets.UTF_8);
-      try {
-        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-------"));
-      } catch (UnsupportedOperationException e) {
-        // not a POSIX file system: left as made
-      }
-    }
-  }
-
-  /** The files as {@link #write(Path)} wrote them, named in the error when one is missing or not PEM. */
+  /** The files as {@link #files()} names them, read from {@code dir}; the error names one missing or not PEM. */
   public static ClusterCredentials read(Path dir) throws IOException {
     String ca = pem(dir.resolve(CA), "CERTIFICATE");
     String cert = pem(dir.resolve(ADMIN_CERT), "CERTIFICATE");
@@ -69,7 +53,7 @@ public record ClusterCredentials(String caCertificate, String adminCertificate, 
     return new ClusterCredentials(ca, cert, key, password);
   }
 
-  /** What a file holds: the names of {@link #write(Path)}'s files, for those who copy them (the ISO's Ignition). */
+  /** The credentials as files (name → content), as {@link #read(Path)} reads them: the ISO's Ignition writes them. */
   public java.util.Map<String, String> files() {
     return java.util.Map.of(CA, caCertificate, ADMIN_CERT, adminCertificate, ADMIN_KEY, adminKey,
         PASSWORD, kubeadminPassword);

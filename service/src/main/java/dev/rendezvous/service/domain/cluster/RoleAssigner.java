@@ -130,12 +130,10 @@ public final class RoleAssigner {
         && h.inventory().physicalMemoryBytes() >= HostValidator.requiredMemoryBytes(req.ramMib(), h.inventory());
   }
 
-  /** Upstream bootstrap selection: keep an existing one, else the last master (DB order) in known/preparing. */
-  public static Optional<UUID> electBootstrap(ClusterContext c) {
-    return electBootstrap(c, DomainConfig.defaults());
-  }
-
-  /** As {@link #electBootstrap(ClusterContext)}, a master with the configured bootstrap MAC chosen first. */
+  /**
+   * Upstream bootstrap selection: keep an existing one, else a master with the configured bootstrap MAC, else the
+   * last master (DB order) in known/preparing.
+   */
   public static Optional<UUID> electBootstrap(ClusterContext c, DomainConfig config) {
     Optional<HostSnapshot> existing = c.hosts().stream().filter(HostSnapshot::bootstrap).findFirst();
     if (existing.isPresent()) {

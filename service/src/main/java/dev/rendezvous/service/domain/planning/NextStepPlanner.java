@@ -471,7 +471,8 @@ public final class NextStepPlanner {
         config.checkClusterVersion(), day2 || config.mcoImage().isEmpty() ? null : config.mcoImage(),
         config.mustGatherImage().isEmpty() ? null : config.mustGatherImage(),
         day2 || c == null ? null : c.openshiftVersion(), args, savesPartitions ? Boolean.TRUE : null, toFormat, proxy,
-        false, Boolean.TRUE, null, metal == null ? null : metal.url(), metal == null ? null : metal.sha256(), ignitionUrl);
+        false, Boolean.TRUE, null, metal == null ? null : metal.url(), metal == null ? null : metal.sha256(), ignitionUrl,
+        config.bootstrapHostMac() != null && h.bootstrap() ? Boolean.TRUE : null);
   }
 
   private static boolean notEmpty(String s) {

@@ -87,9 +87,9 @@ class RolesAndInstallTest {
         Fixtures.host(3, HostStatus.KNOWN).role(HostRole.MASTER).build(),
         Fixtures.host(4, HostStatus.KNOWN).role(HostRole.WORKER).build(),
         Fixtures.host(5, HostStatus.INSUFFICIENT).role(HostRole.MASTER).build());
-    assertEquals(Fixtures.hostId(3), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build()).orElseThrow());
+    assertEquals(Fixtures.hostId(3), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build(), DomainConfig.defaults()).orElseThrow());
     List<HostSnapshot> withBootstrap = List.of(hosts.get(0).toBuilder().bootstrap(true).build(), hosts.get(2));
-    assertEquals(Fixtures.hostId(1), RoleAssigner.electBootstrap(Fixtures.cluster(withBootstrap).build()).orElseThrow());
+    assertEquals(Fixtures.hostId(1), RoleAssigner.electBootstrap(Fixtures.cluster(withBootstrap).build(), DomainConfig.defaults()).orElseThrow());
   }
 
   @Test
@@ -101,7 +101,7 @@ class RolesAndInstallTest {
         Fixtures.host(2, HostStatus.KNOWN).role(HostRole.MASTER).build(),
         Fixtures.host(3, HostStatus.KNOWN).role(HostRole.MASTER).build());
     assertEquals(Fixtures.hostId(1), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build(), pinned).orElseThrow());
-    assertEquals(Fixtures.hostId(3), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build()).orElseThrow(),
+    assertEquals(Fixtures.hostId(3), RoleAssigner.electBootstrap(Fixtures.cluster(hosts).build(), DomainConfig.defaults()).orElseThrow(),
         "without it, upstream's rule: the last known master");
     // five auto-assign hosts: three masters wanted; the pinned host is one of them even where it would not be chosen
     List<HostSnapshot> auto = new java.util.ArrayList<>();
