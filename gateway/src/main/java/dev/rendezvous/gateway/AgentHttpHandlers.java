@@ -63,14 +63,14 @@ final class AgentHttpHandlers {
         }
         AgentWire.HostCreateParams p = params;
         infraEnvCheck.exists(claims.infraEnvId()).onComplete(known -> {
-            if (known.succeeded() && Boolean.TRUE.equals(known.result())) {
+            // only a definite "not there" holds the host back: with the database down the registration goes on to
+            // the bus as before (the edge keeps taking agents while the database restarts)
+            if (known.failed() || Boolean.TRUE.equals(known.result())) {
                 register(ctx, claims, p);
             } else if (!ctx.response().ended()) {
-                // not there yet (the agent-based site's service registers it after its hosts boot), or not known now
+                // not there yet: the agent-based site's service registers it after its hosts boot
                 ctx.response().putHeader("Retry-After", Integer.toString(config.retryAfterSeconds()));
-                HttpReplies.error(ctx, 503, known.succeeded() ? "infra-env " + claims.infraEnvId()
-                    + " is not registered yet; retry" : "cannot tell whether infra-env " + claims.infraEnvId()
-                    + " exists; retry");
+                HttpReplies.error(ctx, 503, "infra-env " + claims.infraEnvId() + " is not registered yet; retry");
             }
         });
     }

@@ -9,14 +9,15 @@ import java.util.Set;
 /**
  * {@code ./rendezvous agent ...}, openshift-install's agent commands:
  * <pre>
- *   agent create image --dir DIR [--base-iso=PATH] [--openshift-version=V] [--service-args="--flag=v ..."]
+ *   agent create image --dir DIR [--base-iso=PATH | --os-images-from-catalog=V[/x86_64]] [--openshift-version=V]
+ *       [--service-args="--flag=v ..."]
  *   agent wait-for bootstrap-complete|install-complete --dir DIR [--kubeconfig=PATH] [--timeout-minutes=N]
  *       [--host-timeout-minutes=N] [--rendezvous-url=URL]
  * </pre>
  */
 public final class AgentCli {
-  static final Set<String> CREATE_FLAGS = Set.of("dir", "base-iso", "openshift-version", "service-args",
-      "runtime-classpath", "agent-jar");
+  static final Set<String> CREATE_FLAGS = Set.of("dir", "base-iso", "os-images-from-catalog", "openshift-version",
+      "service-args", "runtime-classpath", "agent-jar");
   static final Set<String> WAIT_FLAGS = Set.of("dir", "kubeconfig", "timeout-minutes", "host-timeout-minutes",
       "poll-seconds", "rendezvous-url");
 
@@ -38,7 +39,8 @@ public final class AgentCli {
             Flags.parse(args.subList(2, args.size()), WAIT_FLAGS));
       }
       err.println("""
-          usage: ./rendezvous agent create image --dir DIR [--base-iso=PATH] [--openshift-version=V]
+          usage: ./rendezvous agent create image --dir DIR [--base-iso=PATH | --os-images-from-catalog=V]
+                                                [--openshift-version=V]
                                                 [--service-args="--flag=value ..."]
                  ./rendezvous agent wait-for bootstrap-complete|install-complete --dir DIR [--kubeconfig=PATH]
           DIR holds openshift-install's install-config.yaml and agent-config.yaml (docs/agent-based.md)""");

@@ -47,7 +47,16 @@ final class CreateImageCommand {
 
   int run(Flags f) throws IOException {
     Path dir = f.dir();
-    String version = f.value("openshift-version", ReleaseCatalog.builtIn().defaultRelease().openshiftVersion());
+    // --os-images-from-catalog=VERSION[/x86_64], as ./rendezvous run takes it: the catalog's live ISO of that release
+    String fromCatalog = f.value("os-images-from-catalog", null);
+    if (fromCatalog != null && (f.value("base-iso", null) != null
+        || fromCatalog.contains("/") && !fromCatalog.endsWith("/x86_64"))) {
+      err.println("error: --os-images-from-catalog: give VERSION or VERSION/x86_64 (this ISO is x86_64), and not"
+          + " with --base-iso");
+      return 2;
+    }
+    String version = fromCatalog != null ? fromCatalog.replace("/x86_64", "")
+        : f.value("openshift-version", ReleaseCatalog.builtIn().defaultRelease().openshiftVersion());
     if (ReleaseCatalog.builtIn().find(version).isEmpty()) {
       err.println("error: --openshift-version: '" + version + "' is not in the release catalog");
       return 2;

@@ -97,7 +97,8 @@ public final class RuntimeBundle {
           + " (Debian: openjdk-17-jdk-headless)");
     }
     Files.createDirectories(cacheDir);
-    Path tmp = cacheDir.resolve(done.getFileName() + ".part-" + ProcessHandle.current().pid());
+    // unique per call: two images may be made at once, in one process or several
+    Path tmp = cacheDir.resolve(done.getFileName() + ".part-" + java.util.UUID.randomUUID());
     deleteTree(tmp);
     List<String> cmd = new ArrayList<>(List.of(jlink.toString(), "--add-modules", String.join(",", MODULES),
         "--strip-debug", "--no-header-files", "--no-man-pages", "--compress=2", "--output", tmp.toString()));

@@ -93,8 +93,9 @@ public final class ControllerContext {
 
   /**
    * The host list, as last fetched if not older than {@code maxAge}, else fetched now. When the service cannot be
-   * reached, the last list read: with the agent-based installer the service ran on the rendezvous host, which is gone
-   * once it rebooted into the cluster, and the controller must still approve that host's node (its CSRs).
+   * reached and the Job handed a list over, the last list read: with the agent-based installer the service ran on
+   * the rendezvous host, which is gone once it rebooted into the cluster, and the controller must still approve that
+   * host's node (its CSRs).
    */
   public CompletableFuture<List<Host>> hosts(Duration maxAge) {
     HostsSeen seen = hosts.get();
@@ -106,7 +107,8 @@ public final class ControllerContext {
         return CompletableFuture.completedFuture(list);
       }
       HostsSeen last = hosts.get();
-      if (last == null) {
+      if (last == null || config.handoverHosts() == null) {
+        // a hub's service comes back: its callers retry rather than act on an old list
         return CompletableFuture.<List<Host>>failedFuture(failure);
       }
       log.warn("the service cannot be reached ({}): using the host list {}", ControllerLog.describe(failure),
