@@ -83,8 +83,8 @@ public final class RuntimeBundle {
     return total[0];
   }
 
-  /** A jlinked runtime of {@link #MODULES}, made once into the cache. */
-  static Path runtime(Path cacheDir) throws IOException {
+  /** A jlinked runtime of {@link #MODULES}, made once into the cache (once per process at a time: synchronized). */
+  static synchronized Path runtime(Path cacheDir) throws IOException {
     String javaHome = System.getProperty("java.home");
     Path jlink = Path.of(javaHome, "bin", "jlink");
     String key = hash(Runtime.version() + "|" + javaHome + "|" + String.join(",", MODULES));
@@ -105,8 +105,12 @@ public final class RuntimeBundle {
     run(cmd, java.time.Duration.ofMinutes(10), "jlink", cacheDir.resolve(tmp.getFileName() + ".log"));
     try {
       Files.move(tmp, done, StandardCopyOption.ATOMIC_MOVE);
-    } catch (java.nio.file.FileAlreadyExistsException | java.nio.file.DirectoryNotEmptyException e) {
-      deleteTree(tmp); // made meanwhile by another run
+    } catch (IOException e) {
+      deleteTree(tmp);
+      if (!Files.isExecutable(done.resolve("bin/java"))) {
+        throw e;
+      }
+      // made meanwhile by another process: theirs is as good as ours
     }
     return done;
   }
