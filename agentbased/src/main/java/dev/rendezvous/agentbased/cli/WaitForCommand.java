@@ -76,9 +76,9 @@ final class WaitForCommand {
     // --rendezvous-url: the site's service elsewhere than rendezvousIP:8090 (through a tunnel, say)
     String api = f.value("rendezvous-url", AgentIgnition.serviceUrl(plan.rendezvousIp())).replaceAll("/+$", "")
         + "/api/assisted-install/v2";
-    Duration poll = Duration.ofMillis(minutes(f, "poll-seconds", "5").toMillis() / 60);
-    long hostDeadline = System.nanoTime() + minutes(f, "host-timeout-minutes", "30").toNanos();
-    long deadline = System.nanoTime() + minutes(f, "timeout-minutes", "90").toNanos();
+    Duration poll = Duration.ofMillis((long) (number(f, "poll-seconds", "5") * 1000));
+    long hostDeadline = System.nanoTime() + (long) (number(f, "host-timeout-minutes", "30") * 60e9);
+    long deadline = System.nanoTime() + (long) (number(f, "timeout-minutes", "90") * 60e9);
     info("Waiting for the site's Rendezvous at " + api + " (the host holding " + plan.rendezvousIp() + ")");
 
     String lastBootstrapStage = null;
@@ -231,14 +231,14 @@ final class WaitForCommand {
     }
   }
 
-  /** A flag's number (fractions allowed) times a minute; for --poll-seconds the caller divides by 60. */
-  private static Duration minutes(Flags f, String name, String dflt) {
+  /** A flag's non-negative number, fractions allowed. */
+  private static double number(Flags f, String name, String dflt) {
     try {
       double v = Double.parseDouble(f.value(name, dflt));
       if (!(v >= 0)) {
         throw new NumberFormatException();
       }
-      return Duration.ofMillis((long) (v * 60_000));
+      return v;
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException("--" + name + " must be a number, got '" + f.value(name, dflt) + "'");
     }

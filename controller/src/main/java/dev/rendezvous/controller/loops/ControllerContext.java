@@ -66,8 +66,7 @@ public final class ControllerContext {
 
   /** Whether the Job handed over a host list (an agent-based installation, whose service may be gone). */
   public boolean hasHandedOverHosts() {
-    HostsSeen h = hosts.get();
-    return h != null && config.handoverHosts() != null;
+    return config.handoverHosts() != null;
   }
 
   public boolean singleNode() {
