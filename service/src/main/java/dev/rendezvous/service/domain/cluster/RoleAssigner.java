@@ -86,8 +86,11 @@ public final class RoleAssigner {
     Map<UUID, HostRole> changes = new LinkedHashMap<>();
     List<DomainEvent> events = new ArrayList<>();
     List<HostSnapshot> order = sortHosts(c);
-    // the configured bootstrap host is a master: handed its role first, so it takes one of the masters' places
-    order.sort(Comparator.comparing((HostSnapshot h) -> !hasBootstrapMac(h, config)));
+    if (config.bootstrapHostMac() != null) {
+      // the configured bootstrap host is a master: handed its role first, so it takes one of the masters' places
+      // (only on a site: this runs for every unit of a big cluster)
+      order.sort(Comparator.comparing((HostSnapshot h) -> !hasBootstrapMac(h, config)));
+    }
     for (HostSnapshot h : order) {
       if (h.role() != HostRole.AUTO_ASSIGN || current.get(h.id()) != null) {
         continue;
@@ -155,7 +158,7 @@ public final class RoleAssigner {
   }
 
   private static boolean hasBootstrapMac(HostSnapshot h, DomainConfig config) {
-    return h.inventory() != null
+    return config.bootstrapHostMac() != null && h.inventory() != null
         && h.inventory().interfaces().stream().anyMatch(i -> config.isBootstrapHostMac(i.macAddress()));
   }
 }
