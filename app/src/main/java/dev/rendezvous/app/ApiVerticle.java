@@ -15,7 +15,7 @@ import io.vertx.sqlclient.Pool;
 import java.time.Duration;
 import java.util.function.Consumer;
 
-/** The API port: REST API v2, the agent gateway's routes, health, readiness and metrics. */
+/** The API port: REST API v2, the agent gateway's routes, health, readiness, metrics, the web UI and the fleet page. */
 final class ApiVerticle extends VerticleBase {
   private final int port;
   private final RestApi api;
@@ -26,14 +26,16 @@ final class ApiVerticle extends VerticleBase {
   private final Observability observability;
   private final HttpServerOptions serverOptions;
   private final java.nio.file.Path agentJar;
+  private final dev.rendezvous.ui.UiRoutes ui;
   private HttpServer server;
   private volatile long readyCheckedAt;
   private volatile boolean kafkaReady;
 
   ApiVerticle(int port, RestApi api, Consumer<Router> agentRoutes, Consumer<Router> moreUserRoutes,
       HttpServerOptions serverOptions, Pool db,
-      String kafkaBootstrap, Observability observability, java.nio.file.Path agentJar) {
+      String kafkaBootstrap, Observability observability, java.nio.file.Path agentJar, dev.rendezvous.ui.UiRoutes ui) {
     this.agentJar = agentJar;
+    this.ui = ui;
     this.moreUserRoutes = moreUserRoutes;
     this.serverOptions = new HttpServerOptions(serverOptions);
     this.port = port;
@@ -56,11 +58,12 @@ final class ApiVerticle extends VerticleBase {
     // the fleet page: static, public (it asks for a token and calls the API with it)
     router.get("/fleet").handler(ctx -> ctx.response().putHeader("Content-Type", "text/html; charset=utf-8")
         .putHeader("Cache-Control", "no-cache").end(FLEET_PAGE));
-    router.get("/").handler(ctx -> ctx.redirect("/fleet"));
     // Discovery hosts fetch the agent from here (the Ignition's agent unit); it is public code, no auth.
     router.get(AGENT_JAR_PATH).handler(this::agentJar);
     api.mount(router);
     moreUserRoutes.accept(router);
+    // the web UI at / (upstream's UI library): last, it answers the paths no other route took, outside /api
+    ui.mount(router);
     server = vertx.createHttpServer(serverOptions.setPort(port).setHost("0.0.0.0").setCompressionSupported(true));
     return server.requestHandler(router).listen();
   }

@@ -58,6 +58,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class Rendezvous implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(Rendezvous.class);
+  /** This build's version (the jar manifest's; 0.1.0 when run from classes). */
+  static final String VERSION = java.util.Objects.requireNonNullElse(
+      Rendezvous.class.getPackage().getImplementationVersion(), "0.1.0");
 
   private final AppConfig config;
   private final EmbeddedPostgresServer postgres;
@@ -169,8 +172,7 @@ public final class Rendezvous implements AutoCloseable {
                   Files.createDirectories(c.dataDir().resolve("uploads")).toString()),
               new AgentOrUserAuth(userAuth, agentSecret, pool))
           .catalog(new dev.rendezvous.service.api.CatalogApi(pool, catalog, c.service().domainConfig().hardware(),
-              java.util.Objects.requireNonNullElse(Rendezvous.class.getPackage().getImplementationVersion(), "0.1.0"),
-              List.of()));
+              VERSION, List.of()));
       EventFeed feed = new EventFeed(vertx, pool);
       feed.start(200).await(30, TimeUnit.SECONDS);
       opened.push(feed::stop);
@@ -253,8 +255,13 @@ public final class Rendezvous implements AutoCloseable {
           producer);
       String fleetPage = ApiVerticle.FLEET_PAGE; // loads the class (and the page) here, off the event loops
       LOG.atDebug().addKeyValue("bytes", fleetPage.length()).log("fleet page loaded");
+      dev.rendezvous.ui.UiBundle uiBundle = dev.rendezvous.ui.UiBundle.load(); // a few MB, read here, off the event loops
+      if (uiBundle.missingReason() != null) {
+        LOG.atWarn().log("web UI not in this build, / explains how to get it: " + uiBundle.missingReason());
+      }
+      dev.rendezvous.ui.UiRoutes ui = new dev.rendezvous.ui.UiRoutes(uiBundle, !c.service().authDisabled(), VERSION);
       vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
-              bs, observability, c.agentJar()),
+              bs, observability, c.agentJar(), ui),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
       // the supervisor is stopped before anything else closes: its timer must not reach a closed worker pool
