@@ -37,6 +37,11 @@ class ClusterApiTest {
     assertEquals("edge.example.org", patched.json().getString("base_dns_domain"));
     assertEquals("192.168.10.5", patched.json().getJsonArray("api_vips").getJsonObject(0).getString("ip"));
     assertEquals("edge.example.org", api.get("/clusters/" + id).json().getString("base_dns_domain"));
+    // upstream's UI sends an empty key when none was given: it clears the key, as upstream's update does
+    Api.Reply cleared = api.patch("/clusters/" + id, new JsonObject().put("ssh_public_key", "").put("http_proxy", ""));
+    assertEquals(201, cleared.status(), cleared.body());
+    assertEquals("", cleared.json().getString("ssh_public_key", ""));
+    assertEquals(400, api.patch("/clusters/" + id, new JsonObject().put("ssh_public_key", "not a key")).status());
 
     JsonArray list = api.get("/clusters").array();
     assertTrue(list.stream().anyMatch(o -> ((JsonObject) o).getString("id").equals(id)));
@@ -52,6 +57,15 @@ class ClusterApiTest {
     assertEquals("None", c.getString("high_availability_mode"));
     assertEquals(true, c.getBoolean("user_managed_networking"));
     assertEquals("none", c.getJsonObject("platform").getString("type"));
+    // upstream's feature usage, which its UI needs to show a cluster: SNO, the network type, hyperthreading
+    JsonObject usage = new JsonObject(c.getString("feature_usage"));
+    assertEquals(new JsonObject().put("id", "SNO").put("name", "SNO"), usage.getJsonObject("SNO"));
+    assertEquals("OVN_NETWORK_TYPE", usage.getJsonObject("OVN network type").getString("id"));
+    assertEquals("all", usage.getJsonObject("Hyperthreading").getJsonObject("data").getString("hyperthreading_enabled"));
+    JsonObject ha = new JsonObject(api.post("/clusters", Api.cluster("ha-usage").put("http_proxy", "http://proxy:3128"))
+        .json().getString("feature_usage"));
+    assertFalse(ha.containsKey("SNO"), ha.encode());
+    assertEquals(new JsonObject().put("http_proxy", 1), ha.getJsonObject("Proxy").getJsonObject("data"));
   }
 
   @Test
