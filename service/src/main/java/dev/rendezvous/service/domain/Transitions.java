@@ -69,7 +69,7 @@ public final class Transitions {
       } else if (e instanceof HostEffect.ClearImagesStatus) {
         b.imagesStatus(List.of());
       } else if (e instanceof HostEffect.SetRole r) {
-        b.role(r.role());
+        b.role(r.role()).suggestedRole(r.role()); // upstream's UpdateRole: the user's choice is the suggestion too
         if (r.clearBootstrap()) {
           b.bootstrap(false);
         }

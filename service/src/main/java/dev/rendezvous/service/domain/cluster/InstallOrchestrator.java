@@ -61,10 +61,12 @@ public final class InstallOrchestrator {
     }
     Map<UUID, HostRole> roles = new LinkedHashMap<>();
     List<HostSnapshot> hosts = new ArrayList<>();
+    Map<UUID, HostRole> fresh = freshSuggestions(c);
     for (HostSnapshot h : c.hosts()) {
-      if (h.role() == HostRole.AUTO_ASSIGN && h.suggestedRole() != null && h.suggestedRole() != HostRole.AUTO_ASSIGN) {
-        roles.put(h.id(), h.suggestedRole());
-        hosts.add(h.toBuilder().role(h.suggestedRole()).build());
+      HostRole suggested = fresh.getOrDefault(h.id(), h.suggestedRole());
+      if (h.role() == HostRole.AUTO_ASSIGN && suggested != null && suggested != HostRole.AUTO_ASSIGN) {
+        roles.put(h.id(), suggested);
+        hosts.add(h.toBuilder().role(suggested).build());
       } else {
         hosts.add(h);
       }
@@ -83,5 +85,18 @@ public final class InstallOrchestrator {
     ClusterTransition t = clusterMachine.apply(assigned, new ClusterEvent.PrepareForInstallation(), now);
     events.addAll(t.events());
     return new InstallDecision(t, roles, bootstrap, events, null, t.rejection());
+  }
+
+  /**
+   * The auto-assign hosts' roles worked out afresh at install, as upstream does (its AutoAssignRole forces a refresh):
+   * a suggestion made before the user set other hosts' roles may be stale (three suggested masters, one of them then
+   * made a worker by hand, leaves two). Empty when the roles cannot be computed yet (a host without inventory).
+   */
+  private Map<UUID, HostRole> freshSuggestions(ClusterContext c) {
+    List<HostSnapshot> cleared = new ArrayList<>();
+    for (HostSnapshot h : c.hosts()) {
+      cleared.add(h.role() == HostRole.AUTO_ASSIGN ? h.toBuilder().suggestedRole(null).build() : h);
+    }
+    return new RoleAssigner(config).suggest(c.toBuilder().hosts(cleared).build()).suggestedRoles();
   }
 }

@@ -101,7 +101,9 @@ public final class HostStateMachine {
     }
     if (event instanceof HostEvent.RoleUpdated u) {
       return userUpdate(host, cluster, now, new HostEffect.SetRole(u.role(), u.role() == HostRole.WORKER),
-          host.toBuilder().role(u.role()).bootstrap(u.role() == HostRole.WORKER ? false : host.bootstrap()).build(),
+          // the user's choice is also the suggestion (upstream's UpdateRole); auto-assign asks for a new one
+          host.toBuilder().role(u.role()).suggestedRole(u.role())
+              .bootstrap(u.role() == HostRole.WORKER ? false : host.bootstrap()).build(),
           roleError(host, u.role()));
     }
     if (event instanceof HostEvent.InstallationDiskSelected d) {

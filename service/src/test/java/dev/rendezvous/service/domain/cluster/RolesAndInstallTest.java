@@ -141,6 +141,21 @@ class RolesAndInstallTest {
   }
 
   @Test
+  void installWorksOutAutoAssignedRolesAfreshNotFromStaleSuggestions() {
+    // suggested while all five were auto-assign: 1, 2, 4 masters; then the user made 4 and 5 workers and 1 a master
+    // by hand (the UI's role menu). The stored suggestions would leave two masters; install assigns three.
+    List<HostSnapshot> hosts = List.of(
+        host(1, 8, false).toBuilder().role(HostRole.MASTER).suggestedRole(HostRole.MASTER).build(),
+        host(2, 8, false).toBuilder().suggestedRole(HostRole.MASTER).build(),
+        host(3, 8, false).toBuilder().suggestedRole(HostRole.WORKER).build(),
+        host(4, 8, false).toBuilder().role(HostRole.WORKER).suggestedRole(HostRole.WORKER).build(),
+        host(5, 8, false).toBuilder().role(HostRole.WORKER).suggestedRole(HostRole.WORKER).build());
+    InstallOrchestrator.InstallDecision d = new InstallOrchestrator(DomainConfig.defaults())
+        .install(Fixtures.cluster(hosts).status(ClusterStatus.READY).build(), NOW);
+    assertEquals(Map.of(Fixtures.hostId(2), HostRole.MASTER, Fixtures.hostId(3), HostRole.MASTER), d.roles());
+  }
+
+  @Test
   void progressPercentages() {
     HostProgress writing = new HostProgress(HostStage.WRITING_IMAGE_TO_DISK, "", NOW, NOW, 0);
     List<HostSnapshot> hosts = List.of(
