@@ -48,10 +48,19 @@ public final class UiBundle {
       if (body == null) {
         throw new IllegalStateException("the UI manifest names " + name + ", which is not on the class path");
       }
-      files.put("/" + name, new UiFile("/" + name, body, read(cl, ROOT + name + ".gz"), read(cl, ROOT + name + ".br"),
-          contentType(name), "\"" + sha256(body).substring(0, 24) + "\""));
+      files.put("/" + name, file("/" + name, body, read(cl, ROOT + name + ".gz"), read(cl, ROOT + name + ".br")));
     }
     return new UiBundle(Map.copyOf(files), null);
+  }
+
+  /** A bundle of the given files (keyed by path, {@code /index.html} among them), or one missing for a reason. */
+  static UiBundle of(Map<String, UiFile> files, String missingReason) {
+    return new UiBundle(Map.copyOf(files), missingReason);
+  }
+
+  /** A file as the build leaves it, with its ETag; gzip and brotli copies as given (null: none). */
+  static UiFile file(String path, byte[] body, byte[] gzip, byte[] brotli) {
+    return new UiFile(path, body, gzip, brotli, contentType(path), "\"" + sha256(body).substring(0, 24) + "\"");
   }
 
   /** Why the UI is not here, or null when it is. */
