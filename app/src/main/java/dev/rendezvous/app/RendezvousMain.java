@@ -74,6 +74,7 @@ public final class RendezvousMain {
     System.out.printf("""
 
         Rendezvous is up (started in %.1f s)
+          web UI                         %s/
           REST API v2 and agent gateway  %s/api/assisted-install/v2
           image service                  http://127.0.0.1:%d
           health, readiness, metrics     %s/health  %s/ready  %s/metrics
@@ -81,7 +82,7 @@ public final class RendezvousMain {
           data directory                 %s
         %s%s
         Ctrl-C stops it cleanly.
-        %n""", system.startupMillis() / 1000.0, api, config.imagePort(), api, api, api, api, config.dataDir(),
+        %n""", system.startupMillis() / 1000.0, api, api, config.imagePort(), api, api, api, api, config.dataDir(),
         config.kube().enabled() ? "  custom resources (kube face)   " + config.kube().kubeconfig() + ", namespaces "
             + (config.kube().namespaces().isEmpty() ? "all" : String.join(",", config.kube().namespaces())) + "\n" : "",
         config.service().authDisabled()
