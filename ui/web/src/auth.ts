@@ -2,7 +2,7 @@ import * as OCM from '@openshift-assisted/ui-lib/ocm';
 import { serverEnv } from './env';
 
 // The API token lives for the browser session (sessionStorage), under the key the fleet page uses too, so one
-// login serves both. A #token=... fragment in the address (what `./rendezvous run` prints) is taken and removed.
+// login serves both. A #token=... fragment in the address (as the fleet page takes one) is taken and removed.
 const KEY = 'rdv-token';
 const listeners = new Set<() => void>();
 

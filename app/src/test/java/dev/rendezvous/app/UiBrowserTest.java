@@ -116,7 +116,7 @@ class UiBrowserTest {
       }
       vertx.close().await(10, TimeUnit.SECONDS);
     }
-    String where = " (steps: " + out + ", screenshots and failure.png/failure.txt: " + SCREENS + ", stderr: "
+    String where = " (steps: " + out + ", screenshots and failure-tabN.png/.txt: " + SCREENS + ", stderr: "
         + SCREENS.resolve("node-stderr.log") + ")";
     if (fatal.get() != null) {
       fail("the browser flow stopped: " + fatal.get() + where);
