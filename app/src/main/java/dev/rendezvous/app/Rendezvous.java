@@ -128,7 +128,7 @@ public final class Rendezvous implements AutoCloseable {
       vertx = observability.newVertx(new VertxOptions());
       Pool pool = Database.pool(vertx, dbUrl, 16, "api");
       List<String> applied = Migrations.apply(pool).await(60, TimeUnit.SECONDS);
-      LOG.atInfo().addKeyValue("applied", applied).log("database migrated");
+      LOG.atDebug().addKeyValue("applied", applied).log("database migrated");
 
       TokenStore tokens = new TokenStore(pool);
       Path adminTokenFile = c.dataDir().resolve("admin-token");

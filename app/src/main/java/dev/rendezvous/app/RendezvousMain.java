@@ -19,6 +19,8 @@ public final class RendezvousMain {
   private RendezvousMain() {}
 
   public static void main(String[] argv) {
+    // before anything logs: readable lines on a terminal, JSON lines otherwise (RDV_LOG_FORMAT overrides)
+    dev.rendezvous.observability.LogFormat.apply();
     List<String> args = new ArrayList<>(Arrays.asList(argv));
     String cmd = args.isEmpty() ? "run" : args.remove(0);
     try {

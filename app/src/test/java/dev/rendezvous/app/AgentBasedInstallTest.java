@@ -408,9 +408,25 @@ class AgentBasedInstallTest {
       // bootkube would apply the bootstrap's manifest: the rendezvous host's installer wrote it under /opt (WORK/opt)
       Path job = site.dir().resolve("host-" + site.rendezvous()).resolve("opt/openshift/manifests/assisted-installer-controller.yaml");
       if (Files.exists(job)) {
-        kube.startController(NewCluster.JobSettings.parse(Files.readString(job)));
+        NewCluster.JobSettings settings;
+        try {
+          settings = NewCluster.JobSettings.parse(Files.readString(job));
+        } catch (IllegalStateException partlyWritten) {
+          // the installer may be writing it right now (seen empty on a loaded machine): read again next round,
+          // but a file that stays unreadable is a real failure
+          if (jobUnreadableSince == 0) {
+            jobUnreadableSince = System.nanoTime();
+          }
+          if (System.nanoTime() - jobUnreadableSince > 15_000_000_000L) {
+            throw partlyWritten;
+          }
+          return;
+        }
+        kube.startController(settings);
       }
     }
+
+    private long jobUnreadableSince;
 
     void assertCredentialsHandedOver() throws IOException {
       assertTrue(serviceKubeconfig != null, "the site's service served the cluster's kubeconfig");

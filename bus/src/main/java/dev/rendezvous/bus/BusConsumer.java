@@ -273,7 +273,7 @@ public final class BusConsumer implements AutoCloseable {
             partitions.add(tp, lanes.join(tp));
         }
         started.complete(null);
-        LOG.info("bus consumer {} reads {} partitions of {} from {}", name, all.size(), config.topics,
+        LOG.debug("bus consumer {} reads {} partitions of {} from {}", name, all.size(), config.topics,
                 config.startFrom);
     }
 
@@ -291,7 +291,7 @@ public final class BusConsumer implements AutoCloseable {
         partitions.commitIfDue(true);
         // done with every partition: the revocation that KafkaConsumer.close() triggers finds nothing to wait for
         partitions.remove(new ArrayList<>(partitions.owned()), lanes::leave);
-        LOG.info("bus consumer {} stopped: {} handled, {} skipped", name, handled.get(), skipped.get());
+        LOG.debug("bus consumer {} stopped: {} handled, {} skipped", name, handled.get(), skipped.get());
     }
 
     /** Makes a blocking call, again when a wakeup interrupts it. */

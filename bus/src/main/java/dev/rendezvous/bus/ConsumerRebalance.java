@@ -71,7 +71,7 @@ final class ConsumerRebalance implements ConsumerRebalanceListener {
             }
             BusConsumer.retryOnWakeup(() -> consumer.position(tp));
         }
-        LOG.info("bus consumer {}: assigned {}", name, assigned);
+        LOG.debug("bus consumer {}: assigned {}", name, assigned);
         started.complete(null);
     }
 }

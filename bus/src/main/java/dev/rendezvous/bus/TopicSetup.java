@@ -66,7 +66,7 @@ public final class TopicSetup {
                 for (var entry : results.entrySet()) {
                     try {
                         entry.getValue().get(remaining(deadline), TimeUnit.NANOSECONDS);
-                        LOG.info("created topic {} ({} partitions, replication {})", entry.getKey(), partitions,
+                        LOG.debug("created topic {} ({} partitions, replication {})", entry.getKey(), partitions,
                                 replication);
                     } catch (ExecutionException e) {
                         if (!(e.getCause() instanceof TopicExistsException)) {

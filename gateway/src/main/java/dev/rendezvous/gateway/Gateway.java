@@ -85,7 +85,7 @@ public final class Gateway {
                 gateway.directory.sweep();
                 gateway.directory.verifyHosts();
             });
-            LOG.info("gateway {} started: {}", config.gatewayId(), config);
+            LOG.debug("gateway {} started: {}", config.gatewayId(), config);
             return gateway;
         });
     }

@@ -130,7 +130,7 @@ public final class ImageServer extends VerticleBase {
         .listen(config.port(), config.host())
         .onSuccess(s -> {
           server = s;
-          LOG.info("image service listening on {}:{}", config.host(), s.actualPort());
+          LOG.debug("image service listening on {}:{}", config.host(), s.actualPort());
         });
   }
 

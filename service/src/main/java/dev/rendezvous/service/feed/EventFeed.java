@@ -66,10 +66,14 @@ public final class EventFeed {
   }
 
   public void stop() {
+    stopped = true;
     if (timer >= 0) {
       vertx.cancelTimer(timer);
     }
   }
+
+  /** Set by {@link #stop}: a poll still in flight then may fail on the closing pool, which is no news. */
+  private volatile boolean stopped;
 
   /** Every event with a seq at or below this is final: delivered live, or rolled back and never to appear. */
   public long horizon() {
@@ -120,7 +124,11 @@ public final class EventFeed {
               .execute(Tuple.of(horizon)).map(rows -> advance(events(rows), gapFinal));
         })
         .onSuccess(this::dispatch)
-        .onFailure(e -> LOG.warn("event feed poll failed (retried next period): {}", e.toString()))
+        .onFailure(e -> {
+          if (!stopped) {
+            LOG.warn("event feed poll failed (retried next period): {}", e.toString());
+          }
+        })
         .onComplete(ar -> polling = false);
   }
 
