@@ -100,8 +100,18 @@ class ObservabilityTest {
         for (Object p : fleet.getJsonArray("panels")) {
           JsonObject panel = (JsonObject) p;
           for (Object t : panel.getJsonArray("targets", new JsonArray())) {
-            String expr = ((JsonObject) t).getString("expr").replace("$__rate_interval", "5m");
+            String raw = ((JsonObject) t).getString("expr");
+            String expr = raw.replace("$__rate_interval", "5m").replace("$__range", "1h");
             expressions++;
+            // a distribution of rare events (an install, a host becoming known) must not vanish from its panel a
+            // minute after the last one: asked 5 minutes on, with Grafana's rate window for a 15 s scrape (1m). Step
+            // delivery latency is a continuous flow and keeps its own short window.
+            if (raw.contains("histogram_quantile") && !panel.getString("title").equals("Step delivery latency p99")) {
+              String later = raw.replace("$__rate_interval", "1m").replace("$__range", "1h");
+              if (query(promPort, later, java.time.Instant.now().plusSeconds(300)).isEmpty()) {
+                failures.add(panel.getString("title") + ": empty 5 minutes after the last observation: " + later);
+              }
+            }
             JsonArray result = query(promPort, expr);
             if (result.isEmpty()) {
               failures.add(panel.getString("title") + ": no series for " + expr);
@@ -188,9 +198,15 @@ class ObservabilityTest {
   }
 
   private static JsonArray query(int port, String promql) {
+    return query(port, promql, null);
+  }
+
+  /** An instant query, evaluated at {@code at} (null: now). */
+  private static JsonArray query(int port, String promql, java.time.Instant at) {
     try {
       HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
-          + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(10))
+          + "/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8)
+          + (at == null ? "" : "&time=" + at.getEpochSecond()))).timeout(Duration.ofSeconds(10))
           .build(), HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() == 503) {
         return new JsonArray(); // Prometheus answers "Service Unavailable" in plain text until its TSDB is open
