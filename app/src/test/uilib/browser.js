@@ -16,8 +16,8 @@
 'use strict';
 const fs = require('fs');
 const path = require('path');
-const Module = require('module');
 const home = require('./home');
+const chromium = require('./chromium');
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => {
   const m = /^--([^=]+)=(.*)$/.exec(a);
@@ -38,9 +38,8 @@ function fatalStart(message) {
 if (!BASE || !TOKEN) {
   fatalStart('--url and --token are required');
 }
-let puppeteer;
 try {
-  puppeteer = Module.createRequire(path.join(home.installed(), 'package.json'))('puppeteer-core');
+  home.installed();
 } catch (e) {
   fatalStart(e.message);
 }
@@ -231,14 +230,7 @@ async function main() {
   // one browser per person: a tab in the background of a shared browser stalls (its evaluations time out)
   const browsers = [];
   const launch = async () => {
-    const browser = await puppeteer.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // as the machine's notes say: no sandbox as root, and no background networking on a closed network
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-        '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-      userDataDir: fs.mkdtempSync(path.join(WORK, 'profile-')),
-    });
+    const browser = await chromium.launch(WORK, CHROMIUM);
     browsers.push(browser);
     return browser;
   };

@@ -13,8 +13,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const Module = require('module');
-const home = require('./home');
+const chromium = require('./chromium');
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => {
   const m = /^--([^=]+)=(.*)$/.exec(a);
@@ -23,14 +22,8 @@ const args = Object.fromEntries(process.argv.slice(2).map((a) => {
 const ROUNDS = Number(args.rounds || 5);
 
 async function main() {
-  const puppeteer = Module.createRequire(path.join(home.installed(), 'package.json'))('puppeteer-core');
-  const browser = await puppeteer.launch({
-    executablePath: args.chromium || '/usr/bin/chromium',
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-    userDataDir: fs.mkdtempSync(path.join(os.tmpdir(), 'rdv-list-bench-')),
-  });
+  const browser = await chromium.launch(fs.mkdtempSync(path.join(os.tmpdir(), 'rdv-list-bench-')),
+    args.chromium || '/usr/bin/chromium');
   try {
     const page = await browser.newPage();
     await page.setViewport({ width: 1400, height: 1000 });

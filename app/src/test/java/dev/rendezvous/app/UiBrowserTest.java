@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import dev.rendezvous.agent.AgentConfig;
-import dev.rendezvous.agent.AgentSwarm;
 import dev.rendezvous.service.auth.TokenStore;
 import dev.rendezvous.ui.UiBundle;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import java.io.BufferedReader;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,13 +36,12 @@ import org.junit.jupiter.api.Test;
  * request of the page was answered 404 or 5xx. Screenshots of every step in target/ui-screens.
  */
 class UiBrowserTest {
-  static final Path UILIB = Path.of("src", "test", "uilib").toAbsolutePath();
   static final Path SCREENS = Path.of("target", "ui-screens").toAbsolutePath();
 
   @Test
   void aPersonInstallsTwoClustersInTheWebUi() throws Exception {
     for (String tool : List.of("node", "chromium")) {
-      if (!onPath(tool)) {
+      if (!NodeFlow.onPath(tool)) {
         fail(tool + " is not installed: run scripts/install-test-tools (Debian packages nodejs, npm, chromium)");
       }
     }
@@ -62,68 +57,34 @@ class UiBrowserTest {
     Api api = new Api(port, token);
     deleteRecursively(SCREENS);
     Files.createDirectories(SCREENS);
-    Process node = new ProcessBuilder("node", UILIB.resolve("browser.js").toString(),
-        "--url=http://127.0.0.1:" + port, "--token=" + token, "--work=" + SCREENS, "--timeout-seconds=360")
-        .redirectError(SCREENS.resolve("node-stderr.log").toFile()).start();
-    AtomicReference<JsonObject> summary = new AtomicReference<>();
-    AtomicReference<String> fatal = new AtomicReference<>();
     List<String> isoUrls = new CopyOnWriteArrayList<>();
     Map<String, Path> kubeconfigs = new ConcurrentHashMap<>();
-    List<AgentSwarm> swarms = new CopyOnWriteArrayList<>();
-    Vertx vertx = Vertx.vertx();
+    AtomicReference<Object> badSoFar = new AtomicReference<>();
     Path out = SCREENS.resolve("browser-stdout.jsonl");
-    try (BufferedReader lines = new BufferedReader(new InputStreamReader(node.getInputStream(), StandardCharsets.UTF_8));
-        var log = Files.newBufferedWriter(out)) {
-      Thread reader = new Thread(() -> {
-        try {
-          for (String line; (line = lines.readLine()) != null; ) {
-            log.write(line + "\n");
-            log.flush();
-            JsonObject m = line.startsWith("{") ? new JsonObject(line) : new JsonObject();
-            if (m.containsKey("agents")) {
-              // the hosts boot the discovery image the page offered: dry-run agents of that infra-env
-              JsonObject a = m.getJsonObject("agents");
-              isoUrls.add(a.getString("isoUrl"));
-              AgentConfig agents = AgentConfig.parse(new String[] {"--url", "http://127.0.0.1:" + port,
-                  "--infra-env-id", a.getString("infraEnv"), "--dry-run", "--swarm", a.getInteger("hosts").toString(),
-                  "--dry-run-cidr", a.getString("cidr")},
-                  Map.of("RDV_AGENT_TOKEN", system.agentToken(a.getString("infraEnv"), a.getString("cluster"))));
-              swarms.add(AgentSwarm.start(vertx, agents, a.getInteger("hosts")));
-            } else if (m.containsKey("kubeconfig")) {
-              JsonObject k = m.getJsonObject("kubeconfig");
-              kubeconfigs.put(k.getString("cluster"), Path.of(k.getString("file")));
-            } else if (m.containsKey("summary")) {
-              summary.set(m.getJsonObject("summary"));
-            } else if (m.containsKey("fatal")) {
-              fatal.set(m.getString("fatal") + " (requests answered 4xx/5xx so far: " + m.getValue("bad") + ")");
-            }
+    NodeFlow.Result run = NodeFlow.run(system, "browser.js", List.of("--url=http://127.0.0.1:" + port,
+        "--token=" + token, "--work=" + SCREENS, "--timeout-seconds=360"), out, Duration.ofSeconds(400), m -> {
+          if (m.containsKey("agents")) {
+            // the hosts boot the discovery image the page offered (NodeFlow boots them)
+            isoUrls.add(m.getJsonObject("agents").getString("isoUrl"));
+          } else if (m.containsKey("kubeconfig")) {
+            JsonObject k = m.getJsonObject("kubeconfig");
+            kubeconfigs.put(k.getString("cluster"), Path.of(k.getString("file")));
+          } else if (m.containsKey("fatal")) {
+            badSoFar.set(m.getValue("bad"));
           }
-        } catch (Exception e) {
-          fatal.compareAndSet(null, "reading the browser's output: " + e);
-        }
-      }, "ui-browser-reader");
-      reader.start();
-      if (!node.waitFor(400, TimeUnit.SECONDS)) {
-        fail("the browser flow did not end within 400 s; its steps: " + out);
-      }
-      reader.join(10_000);
-    } finally {
-      if (node.isAlive()) {
-        node.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-      }
-      for (AgentSwarm s : swarms) {
-        s.stop().await(20, TimeUnit.SECONDS);
-      }
-      vertx.close().await(10, TimeUnit.SECONDS);
+        });
+    if (run.timedOut()) {
+      fail("the browser flow did not end within 400 s; its steps: " + out);
     }
     String where = " (steps: " + out + ", screenshots and failure-tabN.png/.txt: " + SCREENS + ", stderr: "
         + SCREENS.resolve("node-stderr.log") + ")";
-    if (fatal.get() != null) {
-      fail("the browser flow stopped: " + fatal.get() + where);
+    if (run.fatal() != null) {
+      fail("the browser flow stopped: " + run.fatal() + " (requests answered 4xx/5xx so far: " + badSoFar.get() + ")"
+          + where);
     }
-    JsonObject s = summary.get();
-    assertTrue(s != null, "the browser flow ended (exit " + node.exitValue() + ") without a summary" + where);
-    assertEquals(0, node.exitValue(), s.encodePrettily() + where);
+    JsonObject s = run.summary();
+    assertTrue(s != null, "the browser flow ended (exit " + run.exit() + ") without a summary" + where);
+    assertEquals(0, run.exit(), s.encodePrettily() + where);
 
     // every request the page made: only the two 401s the flow provokes (a wrong token typed into the token page,
     // a revoked one in the session at the end, which brought the token page back); no 404, no 5xx, no other 4xx
@@ -180,14 +141,5 @@ class UiBrowserTest {
     try (var paths = Files.walk(dir)) {
       paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
     }
-  }
-
-  private static boolean onPath(String command) {
-    for (String dir : System.getenv().getOrDefault("PATH", "").split(java.io.File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(dir, command))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -59,8 +59,14 @@ public final class Secrets {
     return null;
   }
 
-  /** One or more OpenSSH public keys, one per line; returns null when every line parses. */
+  /**
+   * One or more OpenSSH public keys, one per line; returns null when every line parses. Empty is "no key" (upstream
+   * validates only a key given; its UI sends "" when none was).
+   */
   public static String sshKeysProblem(String s) {
+    if (s.isEmpty()) {
+      return null;
+    }
     int count = 0;
     for (String raw : s.split("\n")) {
       String line = raw.strip();

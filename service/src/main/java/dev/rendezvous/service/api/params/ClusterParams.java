@@ -44,8 +44,7 @@ public final class ClusterParams {
     f.put("vip_dhcp_allocation", bool());
     f.put("user_managed_networking", bool());
     f.put("schedulable_masters", bool());
-    // empty clears the key (upstream validates only a non-empty one; its UI sends "" when none was given)
-    f.put("ssh_public_key", string(16384, s -> s.isEmpty() ? null : Secrets.sshKeysProblem(s)));
+    f.put("ssh_public_key", string(16384, Secrets::sshKeysProblem)); // empty clears the key
     f.put("http_proxy", string(2048, ClusterParams::proxyUrlProblem));
     f.put("https_proxy", string(2048, ClusterParams::proxyUrlProblem));
     f.put("no_proxy", string(4096, ClusterParams::noProxyProblem));

@@ -28,7 +28,7 @@ public final class InfraEnvParams {
         : "'" + v + "' is not a supported OpenShift version"));
     f.put("cpu_architecture", oneOf("x86_64", "aarch64", "arm64", "ppc64le", "s390x"));
     f.put("image_type", oneOf("full-iso", "minimal-iso", "disconnected-iso"));
-    f.put("ssh_authorized_key", string(16384, s -> s.isEmpty() ? null : Secrets.sshKeysProblem(s)));
+    f.put("ssh_authorized_key", string(16384, Secrets::sshKeysProblem));
     f.put("proxy", object(Map.of(
         "http_proxy", string(2048, ClusterParams::proxyUrlProblem),
         "https_proxy", string(2048, ClusterParams::proxyUrlProblem),
