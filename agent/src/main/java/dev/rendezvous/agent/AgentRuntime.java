@@ -110,9 +110,10 @@ public final class AgentRuntime {
     double scale = Double.parseDouble(System.getenv().getOrDefault("RDV_AGENT_DRY_RUN_TIME_SCALE", "0.01"));
     return new dev.rendezvous.agent.installer.InstallExecutor(request -> {
       dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
-          installHttp(), config.url().toString(), config.token(), installTimers, 30);
+          installHttp(config), config.url().toString(), config.token(), installTimers, 30);
       return new dev.rendezvous.agent.installer.Installer(request, calls, installTimers,
-          dev.rendezvous.agent.installer.ControllerLauncher.inProcessDryRun(scale), config.url().toString(), config.token(),
+          dev.rendezvous.agent.installer.ControllerLauncher.inProcessDryRun(scale, serviceTls(config)),
+          config.url().toString(), config.token(),
           dev.rendezvous.agent.installer.Installer.Timings.scaled(scale)).run();
     });
   }
@@ -129,12 +130,13 @@ public final class AgentRuntime {
       t.setDaemon(true);
       return t;
     });
-    java.net.http.HttpClient http = installClient();
+    java.net.http.HttpClient http = installClient(config);
     return new dev.rendezvous.agent.installer.InstallExecutor(request -> {
       dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
           http, config.url().toString(), config.token(), timers, 360);
       dev.rendezvous.agent.installer.Installer installer = new dev.rendezvous.agent.installer.Installer(request, calls,
-          timers, dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(), "rendezvous-controller:latest"),
+          timers, dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(), "rendezvous-controller:latest",
+              serviceTls(config)),
           config.url().toString(), config.token(),
           new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
               java.time.Duration.ofMinutes(60)),
@@ -150,22 +152,28 @@ public final class AgentRuntime {
    * every request on one connection and fails them with "too many concurrent streams" once the server's stream limit
    * is reached (JDK-8225647) rather than queueing or opening another connection; 7 of 1,000 swarm installers failed so.
    */
-  private static java.net.http.HttpClient installClient() {
+  private static java.net.http.HttpClient installClient(AgentConfig config) {
     return java.net.http.HttpClient.newBuilder().version(java.net.http.HttpClient.Version.HTTP_1_1)
+        .sslContext(dev.rendezvous.controller.service.HttpClients.sslContext(serviceTls(config)))
         .connectTimeout(java.time.Duration.ofSeconds(30)).build();
   }
 
-  private java.net.http.HttpClient installHttp() {
+  private java.net.http.HttpClient installHttp(AgentConfig config) {
     java.net.http.HttpClient h = installHttp;
     if (h == null) {
       synchronized (this) {
         if (installHttp == null) {
-          installHttp = installClient();
+          installHttp = installClient(config);
         }
         h = installHttp;
       }
     }
     return h;
+  }
+
+  /** How the installer and the controller trust the service: as the agent does (its --insecure, its --cacert). */
+  private static dev.rendezvous.controller.service.HttpClients.Tls serviceTls(AgentConfig config) {
+    return new dev.rendezvous.controller.service.HttpClients.Tls(config.insecure(), config.caCert());
   }
 
   public HostAgent agent(AgentConfig config) {

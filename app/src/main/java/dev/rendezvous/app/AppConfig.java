@@ -32,7 +32,8 @@ public record AppConfig(
     BusConfig bus,
     ServiceConfig service,
     Kube kube,
-    AgentBased agentBased) {
+    AgentBased agentBased,
+    dev.rendezvous.tls.TlsConfig tls) {
 
   /**
    * The agent-based installer's site service (set by the ISO's unit on the rendezvous host): the site's files to
@@ -99,11 +100,43 @@ public record AppConfig(
             new DomainConfig.MetalImage(i.metalUrl(), i.metalSha256()));
       }
     }
+    // TLS: --tls=auto makes its own CA and certificate, --tls-cert/--tls-key take the operator's; an https public
+    // URL turns it on (auto unless files are given). Off otherwise: the local try-out on loopback.
+    String givenPublicUrl = s.string("public-url", null);
+    String tlsMode = s.string("tls", null);
+    String tlsCert = s.string("tls-cert", null);
+    String tlsKey = s.string("tls-key", null);
+    String tlsCa = s.string("tls-ca", null);
+    if (tlsMode == null) {
+      tlsMode = tlsCert != null || tlsKey != null ? "files"
+          : givenPublicUrl != null && givenPublicUrl.strip().startsWith("https://") ? "auto" : "off";
+    }
+    if (!List.of("off", "auto", "files").contains(tlsMode)) {
+      throw new IllegalArgumentException("tls must be 'auto' (make a CA and certificate in the data directory), 'off', "
+          + "or left out with --tls-cert and --tls-key; got '" + tlsMode + "'");
+    }
+    if (tlsMode.equals("auto") && (tlsCert != null || tlsKey != null)) {
+      throw new IllegalArgumentException("tls=auto makes its own certificate: leave out tls-cert/tls-key, or --tls=auto");
+    }
+    if (tlsMode.equals("files") && (tlsCert == null || tlsKey == null)) {
+      throw new IllegalArgumentException("tls-cert and tls-key go together: give both PEM files");
+    }
+    if (tlsCa != null && !tlsMode.equals("files")) {
+      throw new IllegalArgumentException("tls-ca is the CA of --tls-cert (auto mode puts its own CA into images)");
+    }
+    String scheme = tlsMode.equals("off") ? "http" : "https";
+    String publicUrl = givenPublicUrl != null ? givenPublicUrl : scheme + "://127.0.0.1:" + apiPort;
+    String imagePublicUrl = s.string("image-public-url", null);
+    if (imagePublicUrl == null) {
+      // the image service beside the API: same scheme and host, its own port
+      java.net.URI api = java.net.URI.create(publicUrl.strip());
+      imagePublicUrl = scheme + "://" + (api.getHost() == null ? "127.0.0.1" : api.getHost()) + ":" + imagePort;
+    }
     ServiceConfig service = new ServiceConfig(
         auth.equals("none"),
         s.integer("body-limit-bytes", 4 * 1024 * 1024),
-        s.string("public-url", "http://127.0.0.1:" + apiPort),
-        s.string("image-public-url", "http://127.0.0.1:" + imagePort),
+        publicUrl,
+        imagePublicUrl,
         catalog == null ? null : Path.of(catalog),
         new ServiceConfig.BrainSettings(
             java.time.Duration.ofMillis(s.integer("brain-monitor-interval-ms", 5000)),
@@ -150,9 +183,23 @@ public record AppConfig(
         new Kube(s.string("kubeconfig", null), commaList(s.string("kube-namespaces", "")),
             Math.max(1, s.integer("kube-workers", 4))),
         new AgentBased(s.string("agent-based-site", null) == null ? null : Path.of(s.string("agent-based-site", null)),
-            s.string("admin-token", null)));
+            s.string("admin-token", null)),
+        tls(tlsMode, tlsCert, tlsKey, tlsCa, dataDir, publicUrl, imagePublicUrl,
+            java.time.Duration.ofMillis(s.integer("tls-reload-interval-ms", 5000))));
     s.rejectUnknown();
     return c;
+  }
+
+  private static dev.rendezvous.tls.TlsConfig tls(String mode, String cert, String key, String ca, Path dataDir,
+      String publicUrl, String imagePublicUrl, java.time.Duration reload) {
+    return switch (mode) {
+      case "auto" -> new dev.rendezvous.tls.TlsConfig(dev.rendezvous.tls.TlsConfig.Mode.AUTO, null, null, null,
+          dataDir.resolve("tls"), dev.rendezvous.tls.ServerCertificates.defaultNames(List.of(publicUrl, imagePublicUrl)),
+          reload);
+      case "files" -> new dev.rendezvous.tls.TlsConfig(dev.rendezvous.tls.TlsConfig.Mode.FILES, Path.of(cert),
+          Path.of(key), ca == null ? null : Path.of(ca), null, List.of(), reload);
+      default -> dev.rendezvous.tls.TlsConfig.OFF;
+    };
   }
 
   private static java.util.UUID uuid(String name, String v) {

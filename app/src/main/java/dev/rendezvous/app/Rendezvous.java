@@ -126,6 +126,15 @@ public final class Rendezvous implements AutoCloseable {
 
       Observability observability = new Observability();
       vertx = observability.newVertx(new VertxOptions());
+      // TLS for every server of this instance: one identity, re-read when its files change
+      dev.rendezvous.tls.ServerTls tls = c.tls().enabled() ? dev.rendezvous.tls.ServerTls.start(c.tls()) : null;
+      if (tls != null) {
+        tls.watch(vertx);
+        opened.push(tls);
+      } else if (!isLoopback(c.service().publicUrl())) {
+        LOG.atWarn().log("serving plain HTTP to " + c.service().publicUrl() + ": tokens, pull secrets and Ignition "
+            + "travel in clear text; use an https:// public URL or --tls=auto");
+      }
       Pool pool = Database.pool(vertx, dbUrl, 16, "api");
       List<String> applied = Migrations.apply(pool).await(60, TimeUnit.SECONDS);
       LOG.atDebug().addKeyValue("applied", applied).log("database migrated");
@@ -151,7 +160,8 @@ public final class Rendezvous implements AutoCloseable {
           (e, credential) -> IpxeScript.render(c.service().imagePublicUrl(), e.id().toString(),
               e.spec().getString("cpu_architecture"), e.spec().getString("openshift_version"), "api_key", credential,
               dev.rendezvous.service.api.DiscoveryInputs.appendedKernelArguments(e.spec())))
-          .mirrors(c.service().mirrors());
+          .mirrors(c.service().mirrors())
+          .serviceCa(tls == null ? () -> null : tls::caPem);
       // the brain's connections of its own: a thousand installers polling the API at once must not starve the units
       // that turn their reports into state (they once waited out "Timeout waiting for connection" for minutes)
       Pool brainPool = Database.pool(vertx, dbUrl, 8, "brain");
@@ -240,9 +250,13 @@ public final class Rendezvous implements AutoCloseable {
           .map(r -> r.map(x -> new ProgressCheck.Refusal(x.httpStatus(), x.message()))));
       opened.push(() -> gateway.close().await(10, TimeUnit.SECONDS));
       HttpServerOptions serverOptions = Gateway.serverOptions(new HttpServerOptions(), gatewayConfig);
+      if (tls != null) {
+        tls.apply(serverOptions);
+      }
       String bs = bootstrap;
       vertx.deployVerticle(new ImageServer(c.image(), new InfraEnvImages(downloads, tokens, agentSecret,
-          c.service().authDisabled())).downloads(FleetMetrics.imageDownloads(observability.registry())))
+          c.service().authDisabled())).downloads(FleetMetrics.imageDownloads(observability.registry()))
+          .serverOptions(tls == null ? new HttpServerOptions() : tls.apply(new HttpServerOptions())))
           .await(60, TimeUnit.SECONDS);
       FleetMetrics fleetMetrics = new FleetMetrics(vertx, pool, bootstrap, observability.registry(),
           List.of(dev.rendezvous.service.consumers.BrainConsumer.GROUP, EventMetrics.GROUP));
@@ -269,20 +283,26 @@ public final class Rendezvous implements AutoCloseable {
       if (pg != null) {
         closing.add(superviseEmbeddedPostgres(vertx, pg));
       }
+      // this process's own clients of the API (the site registration, the kube face): on loopback (a certificate made
+      // here names localhost), or at the public URL, which the operator's certificate names, trusting the CA
+      String selfUrl = tls == null ? "http://127.0.0.1:" + c.apiPort()
+          : c.tls().mode() == dev.rendezvous.tls.TlsConfig.Mode.AUTO ? "https://localhost:" + c.apiPort()
+          : c.service().publicUrl().replaceAll("/+$", "");
+      javax.net.ssl.SSLContext selfTls = tls == null ? null : dev.rendezvous.tls.ClientTrust.trusting(tls.caPem());
       if (c.agentBased().enabled()) {
         // the agent-based site: its cluster and infra-env registered from the ISO's files, the install started once
         // every expected host is there (a client of the API like upstream's units; closed first)
         closing.add(dev.rendezvous.agentbased.site.SiteRegistration.start(c.agentBased().siteDir(),
-            "http://127.0.0.1:" + c.apiPort() + dev.rendezvous.service.api.ApiViews.BASE,
-            c.service().authDisabled() ? null : Files.readString(adminTokenFile).strip()));
+            selfUrl + dev.rendezvous.service.api.ApiViews.BASE,
+            c.service().authDisabled() ? null : Files.readString(adminTokenFile).strip(), selfTls));
       }
       if (c.kube().enabled()) {
         // the kube face talks to the API like any client, with a token of its own; closed first (it calls the API)
         String kubeToken = c.service().authDisabled() ? null : ensureToken(tokens, c.dataDir().resolve("kube-token"),
             "kube face (custom resources)");
         closing.add(dev.rendezvous.kube.KubeFace.start(new dev.rendezvous.kube.KubeConfig(c.kube().kubeconfig(),
-            c.kube().namespaces(), "http://127.0.0.1:" + c.apiPort() + dev.rendezvous.service.api.ApiViews.BASE, kubeToken,
-            c.kube().workers(), Duration.ofSeconds(10)), bootstrap));
+            c.kube().namespaces(), selfUrl + dev.rendezvous.service.api.ApiViews.BASE, kubeToken,
+            c.kube().workers(), Duration.ofSeconds(10), selfTls), bootstrap));
       }
       closing.addAll(busClients);
       long millis = (System.nanoTime() - t0) / 1_000_000;
@@ -307,6 +327,11 @@ public final class Rendezvous implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  private static boolean isLoopback(String url) {
+    String host = java.net.URI.create(url.strip()).getHost();
+    return host == null || host.equals("localhost") || host.startsWith("127.") || host.equals("[::1]");
   }
 
   /**

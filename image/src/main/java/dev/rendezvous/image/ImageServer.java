@@ -10,6 +10,7 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonObject;
@@ -61,6 +62,14 @@ public final class ImageServer extends VerticleBase {
   }
 
   private volatile DownloadListener downloads = DownloadListener.NONE;
+
+  private HttpServerOptions serverOptions = new HttpServerOptions();
+
+  /** The server's options (TLS, set by whoever assembles the service); set before deployment. */
+  public ImageServer serverOptions(HttpServerOptions options) {
+    this.serverOptions = new HttpServerOptions(options);
+    return this;
+  }
 
   /** Set before deployment. */
   public ImageServer downloads(DownloadListener listener) {
@@ -125,7 +134,7 @@ public final class ImageServer extends VerticleBase {
     route(router, "/byapikey/:token/:version/:arch/:filename", ctx -> shortForm(ctx, Kind.API_KEY));
     route(router, "/boot-artifacts/:artifact", this::bootArtifact);
     router.route().handler(ctx -> error(ctx.response(), 404, "no such path: " + ctx.request().path()));
-    return vertx.createHttpServer()
+    return vertx.createHttpServer(serverOptions)
         .requestHandler(router)
         .listen(config.port(), config.host())
         .onSuccess(s -> {

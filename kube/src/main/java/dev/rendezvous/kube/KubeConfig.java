@@ -17,9 +17,16 @@ public record KubeConfig(
     String apiBase,
     String token,
     int workers,
-    Duration missingDependencyRetry) {
+    Duration missingDependencyRetry,
+    javax.net.ssl.SSLContext apiTls) {
 
   public static final String IN_CLUSTER = "in-cluster";
+
+  /** Without TLS settings of its own towards the API (the JVM's trusted roots). */
+  public KubeConfig(String kubeconfig, List<String> namespaces, String apiBase, String token, int workers,
+      Duration missingDependencyRetry) {
+    this(kubeconfig, namespaces, apiBase, token, workers, missingDependencyRetry, null);
+  }
 
   /** From flags and environment: {@code kubeconfig}, {@code kube-namespaces} and {@code kube-workers}. */
   public static KubeConfig from(Function<String, String> flag, Map<String, String> env, String apiBase, String token) {
@@ -32,7 +39,7 @@ public record KubeConfig(
         : List.of(ns.split(",")).stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
     String w = first(flag.apply("kube-workers"), env.get("RDV_KUBE_WORKERS"));
     return new KubeConfig(kubeconfig, namespaces, apiBase, token, w == null ? 4 : Integer.parseInt(w),
-        Duration.ofSeconds(10));
+        Duration.ofSeconds(10), null);
   }
 
   public boolean enabled() {

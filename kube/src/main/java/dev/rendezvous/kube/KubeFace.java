@@ -51,7 +51,7 @@ public final class KubeFace implements AutoCloseable {
     this.client = client;
     this.store = new KubeStore(client, config.namespaces());
     this.queue = new WorkQueue(config.workers(), this::dispatch);
-    ServiceApi service = new ServiceApi(config.apiBase(), config.token());
+    ServiceApi service = new ServiceApi(config.apiBase(), config.token(), config.apiTls());
     KubeContext k = new KubeContext(store, service, index, queue, config.apiBase(), config.missingDependencyRetry(),
         Clock.systemUTC());
     InfraEnvReconciler infraEnvs = new InfraEnvReconciler(k);

@@ -179,7 +179,7 @@ public final class ServerCertificates {
     return new ArrayList<>(names);
   }
 
-  static KeyPair keyPair() throws GeneralSecurityException {
+  public static KeyPair keyPair() throws GeneralSecurityException {
     KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
     g.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
     return g.generateKeyPair();
@@ -201,7 +201,7 @@ public final class ServerCertificates {
   }
 
   /** A server certificate for {@code names}, valid from {@code notBefore} for {@code validity}; signed by the CA. */
-  static X509Certificate server(KeyPair kp, X509Certificate ca, PrivateKey caKey, Collection<String> names,
+  public static X509Certificate server(KeyPair kp, X509Certificate ca, PrivateKey caKey, Collection<String> names,
       Instant notBefore, Duration validity) throws GeneralSecurityException {
     List<GeneralName> sans = new ArrayList<>();
     for (String n : normalized(names)) {

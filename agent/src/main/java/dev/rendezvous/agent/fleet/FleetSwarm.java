@@ -80,12 +80,26 @@ public final class FleetSwarm {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PULL_SECRET = "{\"auths\":{\"cloud.openshift.com\":{\"auth\":\"ZHJ5OnJ1bg==\",\"email\":\"dry@run\"}}}";
   private final Config config;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final PrintStream out;
+  /** Agents trust only what their discovery Ignition gives them: the service's CA, kept here one file per infra-env. */
+  private java.nio.file.Path caDir;
 
   public FleetSwarm(Config config, PrintStream out) {
     this.config = config;
     this.out = out;
+  }
+
+  /**
+   * The swarm's own calls to the API (as a user) trust this CA as well as the JVM's roots, as {@code curl --cacert}
+   * would; the agents still take theirs from their Ignition only.
+   */
+  public FleetSwarm trusting(java.nio.file.Path caPem) {
+    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+        .sslContext(dev.rendezvous.controller.service.HttpClients.sslContext(
+            new dev.rendezvous.controller.service.HttpClients.Tls(false, java.util.Optional.of(caPem))))
+        .build();
+    return this;
   }
 
   public Report run(Vertx vertx) throws IOException, InterruptedException {
@@ -100,6 +114,9 @@ public final class FleetSwarm {
         clusterIds.add(clusterId);
         List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie[0], "--dry-run",
             "--swarm", Integer.toString(config.hostsPerCluster())));
+        if (ie[2] != null) {
+          args.addAll(List.of("--cacert", ie[2]));
+        }
         if (config.transport() != null) {
           args.addAll(List.of("--transport", config.transport()));
         }
@@ -258,28 +275,49 @@ public final class FleetSwarm {
   }
 
   /**
-   * Its id and the agent token its discovery image carries: read, as a booted host would find it, from the
-   * {@code agent.env} file of the infra-env's discovery Ignition.
+   * Its id, the agent token its discovery image carries and the file of the service's CA it carries (null: none):
+   * read, as a booted host would find them, from the {@code agent.env} file and the CA file of the infra-env's
+   * discovery Ignition.
    */
   private String[] createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
     JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
         .put("pull_secret", PULL_SECRET));
     String id = ie.path("id").asText();
     JsonNode ignition = get("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign");
+    String token = null;
+    String ca = null;
     for (JsonNode f : ignition.path("storage").path("files")) {
-      if (!"/etc/rendezvous/agent.env".equals(f.path("path").asText())) {
-        continue;
-      }
-      String source = f.path("contents").path("source").asText();
-      String env = new String(java.util.Base64.getDecoder().decode(source.substring(source.indexOf(',') + 1)),
-          StandardCharsets.UTF_8);
-      for (String line : env.split("\n")) {
-        if (line.startsWith("RDV_AGENT_TOKEN=")) {
-          return new String[] {id, line.substring("RDV_AGENT_TOKEN=".length()).strip()};
+      String path = f.path("path").asText();
+      if (path.equals("/etc/rendezvous/agent.env")) {
+        for (String line : contents(f).split("\n")) {
+          if (line.startsWith("RDV_AGENT_TOKEN=")) {
+            token = line.substring("RDV_AGENT_TOKEN=".length()).strip();
+          }
         }
+      } else if (path.equals("/etc/assisted-service/service-ca-cert.crt")) {
+        if (caDir == null) {
+          caDir = java.nio.file.Files.createTempDirectory("rdv-swarm-ca-");
+          caDir.toFile().deleteOnExit();
+        }
+        java.nio.file.Path file = caDir.resolve(id + ".pem");
+        java.nio.file.Files.writeString(file, contents(f));
+        file.toFile().deleteOnExit();
+        ca = file.toString();
       }
     }
+    if (token != null) {
+      return new String[] {id, token, ca};
+    }
     throw new IOException("infra-env " + id + ": its discovery Ignition carries no RDV_AGENT_TOKEN in agent.env");
+  }
+
+  /** An Ignition file's contents ({@code data:} URL, base64 or percent-escaped). */
+  private static String contents(JsonNode file) {
+    String source = file.path("contents").path("source").asText();
+    String data = source.substring(source.indexOf(',') + 1);
+    return source.substring(0, source.indexOf(',')).endsWith(";base64")
+        ? new String(java.util.Base64.getDecoder().decode(data), StandardCharsets.UTF_8)
+        : java.net.URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8);
   }
 
   private JsonNode get(String path) throws IOException, InterruptedException {

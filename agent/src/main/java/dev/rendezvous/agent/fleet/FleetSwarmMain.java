@@ -25,7 +25,7 @@ public final class FleetSwarmMain {
     }
     for (String k : f.keySet()) {
       if (!java.util.Set.of("url", "token-file", "clusters", "hosts-per-cluster", "install", "prefix", "transport",
-          "timeout-seconds", "hold-seconds", "boot-spread-seconds", "help").contains(k)) {
+          "timeout-seconds", "hold-seconds", "boot-spread-seconds", "cacert", "help").contains(k)) {
         usage("unknown flag --" + k);
       }
     }
@@ -59,7 +59,16 @@ public final class FleetSwarmMain {
     Vertx vertx = Vertx.vertx();
     FleetSwarm.Report report;
     try {
-      report = new FleetSwarm(config, System.out).run(vertx);
+      FleetSwarm swarm = new FleetSwarm(config, System.out);
+      // the swarm's user calls trust the service's CA (--cacert, or the one a local --tls=auto made); the agents
+      // take theirs from their discovery Ignition, as booted hosts do
+      Path ca = f.containsKey("cacert") ? Path.of(f.get("cacert")) : Path.of("data/tls/ca.pem");
+      if (config.url().startsWith("https://") && Files.exists(ca)) {
+        swarm.trusting(ca);
+      } else if (f.containsKey("cacert")) {
+        usage("--cacert " + ca + ": no such file, or the url is not https");
+      }
+      report = swarm.run(vertx);
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().join();
     }
@@ -77,6 +86,7 @@ public final class FleetSwarmMain {
         usage: ./rendezvous swarm [--clusters=3] [--hosts-per-cluster=3 (1, 3 or 5+)] [--install] [--url=http://127.0.0.1:8090]
                                   [--token-file=data/admin-token | RDV_USER_TOKEN] [--prefix=swarm] [--transport=ws|poll]
                                   [--timeout-seconds=1800] [--hold-seconds=0] [--boot-spread-seconds=0]
+                                  [--cacert=data/tls/ca.pem (an https url's CA, for the swarm's own API calls)]
           creates the clusters and their infra-envs through the user API, runs that many dry-run agents per cluster
           in this process, installs each cluster once ready (with --install), and prints progress; with
           --hold-seconds keeps the agents connected that long afterwards (an idle fleet) and fails if a cluster

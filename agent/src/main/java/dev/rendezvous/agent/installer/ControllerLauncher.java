@@ -22,10 +22,17 @@ public interface ControllerLauncher {
 
   Running launch(InstallRequest request, String serviceUrl, String token) throws Exception;
 
-  /** The real controller module in dry-run mode (simulated nodes and operators), in this process. */
-  static ControllerLauncher inProcessDryRun(double timeScale) {
+  /**
+   * The real controller module in dry-run mode (simulated nodes and operators), in this process, trusting the service
+   * as the agent does ({@code tls}: its {@code --insecure} and {@code --cacert}).
+   */
+  static ControllerLauncher inProcessDryRun(double timeScale, dev.rendezvous.controller.service.HttpClients.Tls tls) {
     return (r, url, token) -> {
       Map<String, String> env = new HashMap<>();
+      if (tls.skipVerify()) {
+        env.put("SKIP_CERT_VERIFICATION", "true");
+      }
+      tls.extraCa().ifPresent(ca -> env.put("CA_CERT_PATH", ca.toString()));
       env.put("CLUSTER_ID", r.clusterId());
       env.put("INVENTORY_URL", url);
       env.put("PULL_SECRET_TOKEN", token);
@@ -59,11 +66,19 @@ public interface ControllerLauncher {
    * new cluster's manifests under {@code root}/opt/openshift/manifests, where bootkube applies it; it then runs in
    * the cluster, so there is nothing here to wait for.
    */
-  static ControllerLauncher manifests(java.nio.file.Path root, String image) {
+  static ControllerLauncher manifests(java.nio.file.Path root, String image,
+      dev.rendezvous.controller.service.HttpClients.Tls tls) {
     return (r, url, token) -> {
       java.nio.file.Path dir = root.resolve("opt/openshift/manifests");
       java.nio.file.Files.createDirectories(dir);
-      String yaml = String.join("\n",
+      // the service's CA goes with the Job (a ConfigMap mounted where upstream's controller reads it), so the
+      // controller in the new cluster verifies the service as the agent did
+      String ca = tls.extraCa().isPresent() ? java.nio.file.Files.readString(tls.extraCa().get()) : null;
+      String caConfigMap = ca == null ? "" : String.join("\n",
+          "apiVersion: v1", "kind: ConfigMap", "metadata:", "  name: assisted-installer-controller-ca",
+          "  namespace: assisted-installer", "data:", "  service-ca-cert.crt: |",
+          ca.strip().lines().map(l -> "    " + l).collect(java.util.stream.Collectors.joining("\n")), "---", "");
+      String yaml = caConfigMap + String.join("\n",
           "apiVersion: v1", "kind: Secret", "metadata:", "  name: assisted-installer-controller-secret",
           "  namespace: assisted-installer", "stringData:", "  pull-secret-token: \"" + token + "\"", "---",
           "apiVersion: batch/v1", "kind: Job", "metadata:", "  name: assisted-installer-controller",
@@ -79,10 +94,16 @@ public interface ControllerLauncher {
           // an agent-based site's service runs on this very host, which reboots into the cluster: the controller
           // gets the hosts as they are now, and works from them once the service is gone
           Boolean.TRUE.equals(r.handOverHosts())
-              ? "        - {name: RDV_HANDOVER_HOSTS, value: \"" + HostsHandover.fetch(r, url, token) + "\"}"
+              ? "        - {name: RDV_HANDOVER_HOSTS, value: \"" + HostsHandover.fetch(r, url, token,
+                  dev.rendezvous.controller.service.HttpClients.sslContext(tls)) + "\"}"
               : "        # no host list handed over: the service outlives this host",
+          tls.skipVerify() ? "        - {name: SKIP_CERT_VERIFICATION, value: \"true\"}" : "        # the service's certificate is verified",
+          ca != null ? "        - {name: CA_CERT_PATH, value: /etc/assisted-service/service-ca-cert.crt}"
+              : "        # no CA of its own: the service's certificate chains to a public root",
           "        - name: PULL_SECRET_TOKEN", "          valueFrom:", "            secretKeyRef:",
-          "              name: assisted-installer-controller-secret", "              key: pull-secret-token", "");
+          "              name: assisted-installer-controller-secret", "              key: pull-secret-token",
+          ca == null ? "" : String.join("\n", "        volumeMounts:", "        - {name: service-ca, mountPath: /etc/assisted-service, readOnly: true}",
+              "      volumes:", "      - name: service-ca", "        configMap: {name: assisted-installer-controller-ca}", ""));
       java.nio.file.Files.writeString(dir.resolve("assisted-installer-controller.yaml"), yaml);
       CompletableFuture<Void> started = CompletableFuture.completedFuture(null);
       return new Running() {

@@ -34,9 +34,9 @@ final class HostsHandover {
    * host (ids, role, status, names, the inventory's hostname and addresses; no Ignition overrides or installer
    * arguments), base64 for the YAML value; "" when the service does not give them.
    */
-  static String fetch(InstallRequest r, String url, String token) {
+  static String fetch(InstallRequest r, String url, String token, javax.net.ssl.SSLContext tls) {
     try {
-      HttpResponse<byte[]> resp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build()
+      HttpResponse<byte[]> resp = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).sslContext(tls).build()
           .send(HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "") + "/api/assisted-install/v2/clusters/"
               + r.clusterId() + "/hosts?with-inventory=true")).timeout(Duration.ofSeconds(30))
               .header("X-Secret-Key", token).GET().build(), HttpResponse.BodyHandlers.ofByteArray());

@@ -32,6 +32,9 @@ public record AgentClients(WebClient web, WebSocketClient webSocket) {
   /** Largest websocket message accepted from the gateway. */
   public static final int MAX_MESSAGE_BYTES = 8 * 1024 * 1024;
 
+  private static final java.util.concurrent.atomic.AtomicBoolean INSECURE_WARNED =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
   public static AgentClients create(Vertx vertx, AgentConfig config, int agents) {
     WebClientOptions web = new WebClientOptions()
         .setUserAgent("rendezvous-agent/" + config.agentVersion())
@@ -46,6 +49,10 @@ public record AgentClients(WebClient web, WebSocketClient webSocket) {
       web.setSsl(true);
       ws.setSsl(true);
       if (config.insecure()) {
+        if (INSECURE_WARNED.compareAndSet(false, true)) {
+          org.slf4j.LoggerFactory.getLogger(AgentClients.class).warn("--insecure: the service's TLS certificate is not "
+              + "verified; anyone on the path can pose as the service and read the agent's token and replies");
+        }
         web.setTrustAll(true).setVerifyHost(false);
         ws.setTrustAll(true).setVerifyHost(false);
       } else if (config.caCert().isPresent()) {

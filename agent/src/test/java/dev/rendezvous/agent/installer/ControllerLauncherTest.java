@@ -11,6 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** The bootstrap's rendering of the controller's Job into the new cluster's manifests (upstream's PrepareController). */
 class ControllerLauncherTest {
   @TempDir Path root;
+  private dev.rendezvous.controller.service.HttpClients.Tls tls =
+      new dev.rendezvous.controller.service.HttpClients.Tls(false, java.util.Optional.empty());
 
   private String render(Boolean checkCvo, Integer controlPlaneCount) throws Exception {
     return render(checkCvo, controlPlaneCount, null, "http://10.0.0.1:8090");
@@ -19,7 +21,7 @@ class ControllerLauncherTest {
   private String render(Boolean checkCvo, Integer controlPlaneCount, Boolean handOver, String url) throws Exception {
     InstallRequest r = new InstallRequest("c-1", "ie-1", "h-1", "bootstrap", "/dev/loop3", controlPlaneCount, checkCvo,
         "4.18", List.of(), List.of(), null, null, null, handOver);
-    ControllerLauncher.manifests(root, "rendezvous-controller:latest").launch(r, url, "tok-1");
+    ControllerLauncher.manifests(root, "rendezvous-controller:latest", tls).launch(r, url, "tok-1");
     return Files.readString(root.resolve("opt/openshift/manifests/assisted-installer-controller.yaml"));
   }
 
@@ -74,6 +76,35 @@ class ControllerLauncherTest {
         "key: pull-secret-token")) {
       assertTrue(yaml.contains(line), line + " in\n" + yaml);
     }
+  }
+
+  @Test
+  void theServicesCaGoesWithTheJobWhereTheControllerReadsIt() throws Exception {
+    String ca = "-----BEGIN CERTIFICATE-----\nMIIBdummy\nAAAA\n-----END CERTIFICATE-----\n";
+    Path caFile = Files.writeString(root.resolve("service-ca.pem"), ca);
+    tls = new dev.rendezvous.controller.service.HttpClients.Tls(false, java.util.Optional.of(caFile));
+    String yaml = render(true, 3, null, "https://hub.example.test:8090");
+    var docs = new com.fasterxml.jackson.dataformat.yaml.YAMLMapper().readerFor(com.fasterxml.jackson.databind.JsonNode.class)
+        .<com.fasterxml.jackson.databind.JsonNode>readValues(yaml).readAll();
+    var configMap = docs.stream().filter(d -> d.path("kind").asText().equals("ConfigMap")).findFirst().orElseThrow();
+    assertTrue(configMap.path("data").path("service-ca-cert.crt").asText().equals(ca), yaml);
+    var job = docs.stream().filter(d -> d.path("kind").asText().equals("Job")).findFirst().orElseThrow();
+    var pod = job.path("spec").path("template").path("spec");
+    var env = pod.path("containers").get(0).path("env");
+    boolean caPath = false;
+    for (var e : env) {
+      caPath |= e.path("name").asText().equals("CA_CERT_PATH")
+          && e.path("value").asText().equals("/etc/assisted-service/service-ca-cert.crt");
+    }
+    assertTrue(caPath, yaml);
+    assertTrue(pod.path("containers").get(0).path("volumeMounts").get(0).path("mountPath").asText()
+        .equals("/etc/assisted-service"), yaml);
+    assertTrue(pod.path("volumes").get(0).path("configMap").path("name").asText()
+        .equals(configMap.path("metadata").path("name").asText()), yaml);
+    assertTrue(!yaml.contains("SKIP_CERT_VERIFICATION"), "verified by default: " + yaml);
+
+    tls = new dev.rendezvous.controller.service.HttpClients.Tls(true, java.util.Optional.empty());
+    assertTrue(render(true, 3).contains("- {name: SKIP_CERT_VERIFICATION, value: \"true\"}"));
   }
 
   @Test

@@ -38,7 +38,7 @@ public final class SiteRegistration implements AutoCloseable {
   private final SitePlan plan;
   private final String apiBase;
   private final String token;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http;
   private final Thread thread;
   private volatile boolean stopped;
   private String clusterId;
@@ -46,7 +46,12 @@ public final class SiteRegistration implements AutoCloseable {
   private String lastWaiting = "";
   private boolean overridesApplied;
 
-  private SiteRegistration(SitePlan plan, String apiBase, String token) {
+  private SiteRegistration(SitePlan plan, String apiBase, String token, javax.net.ssl.SSLContext tls) {
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.http = b.build();
     this.plan = plan;
     this.apiBase = apiBase;
     this.token = token;
@@ -61,6 +66,12 @@ public final class SiteRegistration implements AutoCloseable {
    * @param token an admin token of the service, or null when auth is off
    */
   public static SiteRegistration start(Path siteDir, String apiBase, String token) throws IOException {
+    return start(siteDir, apiBase, token, null);
+  }
+
+  /** {@code tls}: how to trust an https {@code apiBase} (the service's own CA); null: the JVM's roots. */
+  public static SiteRegistration start(Path siteDir, String apiBase, String token, javax.net.ssl.SSLContext tls)
+      throws IOException {
     String version = Files.readString(siteDir.resolve("openshift-version")).strip();
     SitePlan plan;
     try {
@@ -68,7 +79,7 @@ public final class SiteRegistration implements AutoCloseable {
     } catch (SiteConfigException e) {
       throw new IOException("the site's files in " + siteDir + " are not valid: " + e.getMessage(), e);
     }
-    SiteRegistration r = new SiteRegistration(plan, apiBase, token);
+    SiteRegistration r = new SiteRegistration(plan, apiBase, token, tls);
     r.thread.start();
     LOG.atInfo().addKeyValue("cluster", plan.clusterName()).addKeyValue("expected_hosts", plan.expectedHosts())
         .log("agent-based site: registering the cluster and waiting for its hosts");

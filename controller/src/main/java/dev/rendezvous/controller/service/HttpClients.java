@@ -58,7 +58,8 @@ public final class HttpClients {
     return b.build();
   }
 
-  static SSLContext sslContext(Tls tls) {
+  /** The SSL context of these settings: trust everything, the JVM's roots plus a PEM file, or the JVM's roots. */
+  public static SSLContext sslContext(Tls tls) {
     try {
       SSLContext ctx = SSLContext.getInstance("TLS");
       if (tls.skipVerify()) {

@@ -30,7 +30,16 @@ public final class ServiceApi {
 
   /** {@code base}: e.g. {@code http://127.0.0.1:8090/api/assisted-install/v2}; {@code token}: an admin bearer token or null. */
   public ServiceApi(String base, String token) {
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    this(base, token, null);
+  }
+
+  /** {@code tls}: how to trust an https {@code base} (the service's own CA); null: the JVM's roots. */
+  public ServiceApi(String base, String token, javax.net.ssl.SSLContext tls) {
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10));
+    if (tls != null) {
+      b.sslContext(tls);
+    }
+    this.http = b.build();
     this.base = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
     this.token = token;
   }

@@ -31,6 +31,12 @@ public final class DiscoveryInputs {
   /** With the site's mirror registries (null: none), as the service is configured. */
   public static DiscoveryIgnitionInput of(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId,
       String agentToken, DiscoveryIgnitionInput.RegistryMirrors mirrors) {
+    return of(spec, pullSecret, serviceUrl, infraEnvId, agentToken, mirrors, null);
+  }
+
+  /** With the CA that signed the service's TLS certificate (PEM; null: none to hand out), which the agent trusts. */
+  public static DiscoveryIgnitionInput of(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId,
+      String agentToken, DiscoveryIgnitionInput.RegistryMirrors mirrors, String serviceCaPem) {
     JsonObject proxy = spec.getJsonObject("proxy");
     JsonArray statics = spec.getJsonArray("static_network_config", new JsonArray());
     List<DiscoveryIgnitionInput.StaticNetworkConfig> staticConfigs = new ArrayList<>();
@@ -49,7 +55,8 @@ public final class DiscoveryInputs {
             proxy.getString("https_proxy"), proxy.getString("no_proxy")),
         blankToNull(spec.getString("additional_trust_bundle")), mirrors,
         ntp == null ? List.of() : DiscoveryIgnitionBuilder.splitNtpSources(ntp),
-        staticConfigs, blankToNull(spec.getString("ignition_config_override")), null);
+        staticConfigs, blankToNull(spec.getString("ignition_config_override")),
+        serviceCaPem == null ? null : new DiscoveryIgnitionInput.AgentLaunch(null, null, serviceCaPem, false, null, true));
   }
 
   /** The infra-env's discovery Ignition (JSON text). */
@@ -59,7 +66,12 @@ public final class DiscoveryInputs {
 
   public static String ignition(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId, String agentToken,
       DiscoveryIgnitionInput.RegistryMirrors mirrors) {
-    return BUILDER.build(of(spec, pullSecret, serviceUrl, infraEnvId, agentToken, mirrors));
+    return ignition(spec, pullSecret, serviceUrl, infraEnvId, agentToken, mirrors, null);
+  }
+
+  public static String ignition(JsonObject spec, String pullSecret, String serviceUrl, String infraEnvId, String agentToken,
+      DiscoveryIgnitionInput.RegistryMirrors mirrors, String serviceCaPem) {
+    return BUILDER.build(of(spec, pullSecret, serviceUrl, infraEnvId, agentToken, mirrors, serviceCaPem));
   }
 
   /** Upstream's {@code static-network-config} download: a tar of each host's keyfiles and MAC map (empty if none). */

@@ -33,6 +33,7 @@ public final class InfraEnvDownloads {
   private final String agentTokenSecret;
   private final IpxeRenderer ipxe;
   private volatile dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors;
+  private volatile java.util.function.Supplier<String> serviceCa = () -> null;
 
   public InfraEnvDownloads(Pool db, String serviceUrl, String agentTokenSecret, IpxeRenderer ipxe) {
     this.db = db;
@@ -44,6 +45,15 @@ public final class InfraEnvDownloads {
   /** The site's mirror registries, written into every discovery Ignition (null: none). */
   public InfraEnvDownloads mirrors(dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors m) {
     this.mirrors = m;
+    return this;
+  }
+
+  /**
+   * The CA of the service's TLS certificate (PEM, or null), written into every discovery Ignition where upstream's
+   * agent reads it; asked per Ignition, so a CA file the operator replaces reaches the next download.
+   */
+  public InfraEnvDownloads serviceCa(java.util.function.Supplier<String> ca) {
+    this.serviceCa = ca;
     return this;
   }
 
@@ -72,7 +82,8 @@ public final class InfraEnvDownloads {
   private Future<Discovery> discoveryOf(InfraEnvRow e) {
     return InfraEnvRepository.pullSecret(db, e.id()).map(ps -> {
       String token = agentToken(e);
-      String ignition = DiscoveryInputs.ignition(e.spec(), ps.orElse(null), serviceUrl, e.id().toString(), token, mirrors);
+      String ignition = DiscoveryInputs.ignition(e.spec(), ps.orElse(null), serviceUrl, e.id().toString(), token, mirrors,
+          serviceCa.get());
       return new Discovery(e, ignition, token);
     });
   }

@@ -80,6 +80,7 @@ final class AgentUnit {
         fi
         exec podman run --rm --name rendezvous-agent --privileged --net=host --pid=host --ipc=host \\
           -v /:/host -v "$dir:$dir" -v /etc/rendezvous:/etc/rendezvous:ro -v /etc/pki:/etc/pki:ro \\
+          $( [ -d /etc/assisted-service ] && echo -v /etc/assisted-service:/etc/assisted-service:ro ) \\
           --env-file /etc/rendezvous/agent.env \\
           -e HTTP_PROXY -e HTTPS_PROXY -e NO_PROXY -e http_proxy -e https_proxy -e no_proxy \\
           "$RDV_AGENT_JAVA_IMAGE" java -jar "$jar" "$@"

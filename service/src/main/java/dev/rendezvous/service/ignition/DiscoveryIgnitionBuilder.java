@@ -37,7 +37,8 @@ public final class DiscoveryIgnitionBuilder {
 
   public static final String AGENT_ENV_FILE = "/etc/rendezvous/agent.env";
   public static final String AGENT_LAUNCHER = "/usr/local/bin/rendezvous-agent";
-  public static final String SERVICE_CA_PATH = "/etc/rendezvous/service-ca.crt";
+  /** Where upstream's discovery Ignition puts the service's CA, and its agent reads it ({@code --cacert}). */
+  public static final String SERVICE_CA_PATH = "/etc/assisted-service/service-ca-cert.crt";
   public static final String AGENT_JAR_PATH = "/api/rendezvous/v1/agent/rendezvous-agent.jar";
   static final String TRUST_BUNDLE_PATH = "/etc/pki/ca-trust/source/anchors/assisted-infraenv-additional-trust-bundle.pem";
 

@@ -181,14 +181,14 @@ class DiscoveryIgnitionBuilderTest {
     assertTrue(agent.path("enabled").asBoolean());
     String unit = agent.path("contents").asText();
     assertTrue(unit.contains("\nExecStart=/usr/local/bin/rendezvous-agent --url https://rdv.example:8090 --infra-env-id "
-        + ID + " --cacert /etc/rendezvous/service-ca.crt\n"), unit);
+        + ID + " --cacert /etc/assisted-service/service-ca-cert.crt\n"), unit);
     assertTrue(unit.contains("EnvironmentFile=/etc/rendezvous/agent.env\n"), unit);
     assertTrue(unit.contains("Environment=\"RDV_AGENT_JAR_URL=https://rdv.example:8090/api/rendezvous/v1/agent/rendezvous-agent.jar\"\n"), unit);
     assertTrue(unit.contains("Environment=\"https_proxy=http://user:p%%40ss@proxy.example:3128\"\n"), unit);
     assertTrue(unit.contains("Environment=\"NO_PROXY=.example.com,10.0.0.0/8\"\n"), unit);
     assertTrue(unit.contains("TimeoutStartSec=300\n"), unit);
     assertEquals(0755, file(c, "/usr/local/bin/rendezvous-agent").path("mode").asInt());
-    assertEquals(CERT, contents(c, "/etc/rendezvous/service-ca.crt"));
+    assertEquals(CERT, contents(c, "/etc/assisted-service/service-ca-cert.crt"));
     assertEquals("{\"auths\":{\"quay.io\":{\"auth\":\"Zm9vOmJhcg==\"}}}", contents(c, "/root/.docker/config.json"));
     assertEquals(CERT, contents(c, DiscoveryIgnitionBuilder.TRUST_BUNDLE_PATH));
     assertEquals(CERT, contents(c, "/etc/pki/ca-trust/source/anchors/domain.crt"));
@@ -245,7 +245,7 @@ class DiscoveryIgnitionBuilderTest {
       pb.environment().put("PATH", bin + ":/usr/bin:/bin");
       pb.environment().put("RDV_AGENT_TOKEN", "tok.en-123");
       pb.environment().put("RDV_AGENT_JAR_URL", "https://rdv.example:8090/api/rendezvous/v1/agent/rendezvous-agent.jar");
-      pb.environment().put("RDV_AGENT_CACERT", "/etc/rendezvous/service-ca.crt");
+      pb.environment().put("RDV_AGENT_CACERT", "/etc/assisted-service/service-ca-cert.crt");
       Process p = pb.redirectErrorStream(true).start();
       String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertTrue(p.waitFor(30, TimeUnit.SECONDS));
@@ -253,7 +253,7 @@ class DiscoveryIgnitionBuilderTest {
     }
     List<String> log = Files.readAllLines(dir.resolve("log"));
     assertEquals(3, log.size(), log.toString()); // one download, two starts
-    assertTrue(log.get(0).contains("--cacert /etc/rendezvous/service-ca.crt -H X-Secret-Key: tok.en-123 -o "), log.get(0));
+    assertTrue(log.get(0).contains("--cacert /etc/assisted-service/service-ca-cert.crt -H X-Secret-Key: tok.en-123 -o "), log.get(0));
     assertTrue(log.get(0).endsWith("rendezvous-agent.jar.part https://rdv.example:8090/api/rendezvous/v1/agent/rendezvous-agent.jar"));
     assertEquals("java -jar " + dir.resolve("lib/rendezvous-agent.jar") + " --url https://rdv.example:8090 --infra-env-id " + ID,
         log.get(2));
