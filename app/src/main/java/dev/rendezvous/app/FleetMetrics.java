@@ -76,6 +76,9 @@ final class FleetMetrics implements AutoCloseable {
         .description("Handler attempts that failed and were retried").register(registry);
     FunctionCounter.builder("rdv.bus.events.skipped", c, BusConsumer::skippedCount).tag("group", group)
         .description("Bus events skipped (undecodable, or failed after all retries)").register(registry);
+    FunctionCounter.builder("rdv.bus.records.refused", c, BusConsumer::refusedCount).tag("group", group)
+        .description("Bus records a newer build wrote that this instance would not read (rolling upgrade: its lane "
+            + "waits for an instance that reads them)").register(registry);
     FunctionCounter.builder("rdv.bus.batches.split", c, BusConsumer::splitCount).tag("group", group)
         .description("Batches that failed after their retries and were handled again event by event").register(registry);
   }

@@ -41,8 +41,12 @@ import org.slf4j.LoggerFactory;
  *       {@link Builder#handlerTimeout} is retried up to {@link Builder#maxRetries} more times with doubling
  *       back-off (from {@link Builder#retryBackoff}, capped at 5 s), the partition waiting meanwhile; after the
  *       last attempt the record is skipped and logged at ERROR with its event id, topic, partition and offset.
- *       A record that does not decode, or whose payload type this build does not know, is logged and skipped
- *       at once. The partition never wedges and the consumer thread never dies of a handler error.</li>
+ *       A record that does not decode is logged at ERROR and skipped at once. The partition never wedges on a
+ *       failure and the consumer thread never dies of a handler error.</li>
+ *   <li><b>Versions</b> (rolling upgrades): a record of a payload type this build does not know, or of a payload
+ *       version above the one it reads, was written by a newer build. In group mode its lane waits at it, not
+ *       committing past it, until the partition goes to an instance that reads it; fan-out readers skip it. Either
+ *       way an ERROR line and {@link #refusedCount()}. Older versions are read.</li>
  *   <li><b>Back-pressure</b>: a partition with {@link Builder#maxBufferedPerPartition} fetched-but-unhandled
  *       records, or {@link Builder#maxBufferedBytesPerPartition} bytes of them, is paused until half of them are
  *       handled, and while all partitions together hold {@link Builder#maxBufferedBytes} every partition holding any
@@ -82,6 +86,7 @@ public final class BusConsumer implements AutoCloseable {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final AtomicLong handled = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong refused = new AtomicLong();
     private final AtomicLong retried = new AtomicLong();
     private final AtomicLong split = new AtomicLong();
     private volatile boolean running = true;
@@ -113,7 +118,7 @@ public final class BusConsumer implements AutoCloseable {
         this.partitions = new PartitionOffsets(config, name, consumer, createdNanos);
         this.attempts = new HandlerAttempts(config, name, consumer, thread, () -> running, handled, retried, skipped,
                 split);
-        this.lanes = new ConsumerLanes(config, name, () -> running, skipped, attempts);
+        this.lanes = new ConsumerLanes(config, name, () -> running, skipped, refused, attempts);
         this.backPressure = new BackPressure(config, consumer);
     }
 
@@ -161,7 +166,12 @@ public final class BusConsumer implements AutoCloseable {
         return retried.get();
     }
 
-    /** Records skipped: undecodable, unknown payload type, or failed after all retries. */
+    /** Records a newer build wrote that this one refused to read (held at, or in fan-out mode skipped). */
+    public long refusedCount() {
+        return refused.get();
+    }
+
+    /** Records skipped: undecodable, from a newer build in fan-out mode, or failed after all retries. */
     public long skippedCount() {
         return skipped.get();
     }

@@ -29,6 +29,7 @@ final class ConsumerLanes {
     private final String name;
     private final BooleanSupplier running;
     private final AtomicLong skipped;
+    private final AtomicLong refused;
     private final HandlerAttempts attempts;
 
     // poll-thread state only
@@ -36,11 +37,12 @@ final class ConsumerLanes {
 
     /** {@code running}: false once the consumer closes; {@code attempts} starts the records dispatched. */
     ConsumerLanes(BusConsumer.Builder config, String name, BooleanSupplier running, AtomicLong skipped,
-            HandlerAttempts attempts) {
+            AtomicLong refused, HandlerAttempts attempts) {
         this.config = config;
         this.name = name;
         this.running = running;
         this.skipped = skipped;
+        this.refused = refused;
         this.attempts = attempts;
     }
 
@@ -107,7 +109,7 @@ final class ConsumerLanes {
             for (Lane lane : lanes.values()) {
                 if (lane.inFlight != null) {
                     inFlight++;
-                } else if (!lane.queue.isEmpty()
+                } else if (!held(lane) && !lane.queue.isEmpty()
                         && (oldest == null || lane.queue.peek().enqueuedAt - oldest.queue.peek().enqueuedAt < 0)) {
                     oldest = lane;
                 }
@@ -143,14 +145,19 @@ final class ConsumerLanes {
     /** Starts the lane's next record if the lane is idle; true when something happened. */
     private boolean dispatch(Lane lane) {
         boolean any = false;
-        while (running.getAsBoolean() && lane.inFlight == null && !lane.queue.isEmpty()) {
+        while (running.getAsBoolean() && lane.inFlight == null && !held(lane) && !lane.queue.isEmpty()) {
             Pending p = lane.queue.poll();
             if (p.ps.revoked) {
                 continue;
             }
             any = true;
             lane.inFlight = p;
-            if (!decoded(p)) {
+            Readable r = decoded(p);
+            if (r == Readable.FROM_THE_FUTURE) {
+                hold(lane, p);
+                continue;
+            }
+            if (r == Readable.NO) {
                 finish(p);
                 continue;
             }
@@ -175,7 +182,12 @@ final class ConsumerLanes {
             if (p.ps.revoked) {
                 continue;
             }
-            if (!decoded(p)) {
+            Readable r = decoded(p);
+            if (r == Readable.FROM_THE_FUTURE) {
+                lane.queue.addFirst(p); // the batch ends before it; the lane holds at it next
+                break;
+            }
+            if (r == Readable.NO) {
                 finishMember(p);
                 continue;
             }
@@ -190,28 +202,64 @@ final class ConsumerLanes {
         return group;
     }
 
+    enum Readable { YES, NO, FROM_THE_FUTURE }
+
     /**
-     * Decodes the record's event (once); false, logged and counted as skipped, when the record is not an event or its
-     * payload type is unknown to this version (the caller finishes it).
+     * Decodes the record's event (once). {@code NO}, logged at ERROR and counted as skipped, when the record is not an
+     * event at all; {@code FROM_THE_FUTURE} when a newer build wrote it: a payload type this build does not know, or a
+     * payload version above the one it reads (the caller holds the lane, see {@link #hold}).
      */
-    private boolean decoded(Pending p) {
+    private Readable decoded(Pending p) {
         if (p.event == null) {
             try {
                 p.event = BusCodec.decode(p.record.value());
             } catch (RuntimeException e) {
-                LOG.warn("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
+                LOG.error("bus consumer {}: skipping undecodable record at {}@{}: {}", name, p.ps.tp,
                         p.record.offset(), e.getMessage());
                 skipped.incrementAndGet();
-                return false;
+                return Readable.NO;
             }
         }
-        if (p.event.payload() instanceof UnknownPayload) {
-            LOG.warn("bus consumer {}: skipping event {} at {}@{}: unknown payload type '{}' (version {})",
-                    name, p.event.eventId(), p.ps.tp, p.record.offset(), p.event.type(), p.event.payloadVersion());
-            skipped.incrementAndGet();
-            return false;
+        if (p.event.payload() instanceof UnknownPayload
+                || p.event.payloadVersion() > p.event.payload().schemaVersion()) {
+            return Readable.FROM_THE_FUTURE;
         }
-        return true;
+        return Readable.YES;
+    }
+
+    /**
+     * A record a newer build wrote (rolling upgrade: its instance and this one share the bus). In a consumer group it
+     * is not skipped and not committed: its lane waits at it (the records behind it too, in order) until the
+     * partition goes to an instance that reads it, as it does when this older instance stops. Said loudly, once per
+     * hold: an ERROR line and {@code rdv_bus_records_refused_total}. A fan-out reader (every instance reads every
+     * record, nothing is committed) skips it as loudly, as the newer instances read it anyway.
+     */
+    private void hold(Lane lane, Pending p) {
+        refused.incrementAndGet();
+        String what = p.event.payload() instanceof UnknownPayload ? "payload type '" + p.event.type() + "'"
+                : "version " + p.event.payloadVersion() + " of '" + p.event.type() + "' (this build reads up to "
+                + p.event.payload().schemaVersion() + ")";
+        if (config.groupId == null) {
+            LOG.error("bus consumer {}: skipping event {} at {}@{}: {} was written by a newer build", name,
+                    p.event.eventId(), p.ps.tp, p.record.offset(), what);
+            skipped.incrementAndGet();
+            finish(p);
+            return;
+        }
+        LOG.error("bus consumer {}: holding {} at event {} ({}@{}): {} was written by a newer build; the partition "
+                + "waits for an instance that reads it (upgrade this one)", name, p.ps.tp, p.event.eventId(), p.ps.tp,
+                p.record.offset(), what);
+        lane.inFlight = null;
+        lane.queue.addFirst(p);
+        lane.heldAt = p;
+    }
+
+    /** Whether the lane waits at a record from a newer build (not once its partition has gone elsewhere). */
+    private static boolean held(Lane lane) {
+        if (lane.heldAt != null && lane.heldAt.ps.revoked) {
+            lane.heldAt = null;
+        }
+        return lane.heldAt != null;
     }
 
     // static: these touch only the pending's own lane and partition
@@ -265,6 +313,8 @@ final class ConsumerLanes {
     static final class Lane {
         final ArrayDeque<Pending> queue = new ArrayDeque<>();
         Pending inFlight;
+        /** The record from a newer build the lane waits at, or null. */
+        Pending heldAt;
         int members;
     }
 

@@ -9,7 +9,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
  * property names the record (see {@link #typeName()}); the envelope carries the payload's schema version.
  *
  * <p>A payload whose {@code type} this build does not know decodes as {@link UnknownPayload} instead of failing,
- * so an older consumer skips newer event types rather than crashing.
+ * so an older consumer refuses newer event types loudly rather than crashing (see {@code BusConsumer}: in a group it
+ * waits at such a record for an instance that reads it).
  *
  * <p>Schema evolution rule: adding a nullable field keeps the version; renaming, removing or changing the meaning
  * of a field bumps {@link #schemaVersion()} of that record.
