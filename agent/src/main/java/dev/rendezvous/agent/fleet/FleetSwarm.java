@@ -344,7 +344,22 @@ public final class FleetSwarm {
     }
     HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
     for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r;
+      try {
+        r = http.send(req, HttpResponse.BodyHandlers.ofString());
+      } catch (java.net.http.HttpTimeoutException e) {
+        throw e; // the callers decide (a busy service)
+      } catch (IOException e) {
+        // the instance restarting (an upgrade, a crash): come back for a minute, as its agents do
+        if (attempt >= 60) {
+          throw e;
+        }
+        if (attempt == 1) {
+          out.printf("%s %s: %s; trying again for a minute%n", req.method(), req.uri().getPath(), e.getMessage());
+        }
+        Thread.sleep(1000);
+        continue;
+      }
       if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)
         Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
         continue;

@@ -90,7 +90,7 @@ public final class NodesLoop {
   /** Joined and Done for one matched node, in order; a failure stops this host until the next round. */
   private CompletableFuture<Void> advance(ClusterHost host, Views.Node node) {
     CompletableFuture<Boolean> f = CompletableFuture.completedFuture(true);
-    if (JOINABLE.contains(host.stage()) && host.canMoveTo(HostStage.JOINED)) {
+    if (host.stage() != null && JOINABLE.contains(host.stage()) && host.canMoveTo(HostStage.JOINED)) {
       ctx.log.host(Level.INFO, host.id(), "Found new joined node {} with inventory id {}, kubernetes id {}, updating its status to {}",
           node.name(), host.id(), node.systemUuid(), HostStage.JOINED);
       f = report(host, HostStage.JOINED);
@@ -135,7 +135,9 @@ public final class NodesLoop {
   private CompletableFuture<Void> configuringFromIgnitionFetches(List<ClusterHost> inProgress) {
     List<ClusterHost> candidates = new ArrayList<>();
     for (ClusterHost h : inProgress) {
-      if (!PAST_IGNITION.contains(h.stage()) && h.canMoveTo(HostStage.CONFIGURING) && !h.ips.isEmpty()) {
+      // a host with no stage yet (its installer has not reported) is not past Ignition (Set.of refuses null lookups)
+      if ((h.stage() == null || !PAST_IGNITION.contains(h.stage())) && h.canMoveTo(HostStage.CONFIGURING)
+          && !h.ips.isEmpty()) {
         candidates.add(h);
       }
     }

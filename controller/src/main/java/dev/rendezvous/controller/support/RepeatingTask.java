@@ -21,6 +21,10 @@ public final class RepeatingTask {
   private final Duration reactionDelay;
   private final Supplier<CompletableFuture<Boolean>> round;
   private final ControllerLog log;
+  private static final java.util.Set<Class<?>> PROGRAMMING_ERRORS = java.util.Set.of(NullPointerException.class,
+      ClassCastException.class, IndexOutOfBoundsException.class, ArrayIndexOutOfBoundsException.class,
+      IllegalStateException.class, IllegalArgumentException.class, ArithmeticException.class);
+  private final java.util.Set<Class<?>> stackShown = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final Lifecycle lifecycle;
   private final CompletableFuture<Void> done = new CompletableFuture<>();
 
@@ -116,7 +120,16 @@ public final class RepeatingTask {
     }
     result.whenComplete((finished, failure) -> {
       if (failure != null && !lifecycle.stopped()) {
-        log.warn("{}: round failed, retrying in {}: {}", name, interval, ControllerLog.describe(failure));
+        Throwable cause = failure;
+        while (cause instanceof java.util.concurrent.CompletionException && cause.getCause() != null) {
+          cause = cause.getCause();
+        }
+        // a programming error says where, once per kind and task; a service or network failure is its message
+        if (PROGRAMMING_ERRORS.contains(cause.getClass()) && stackShown.add(cause.getClass())) {
+          log.warn("{}: round failed, retrying in {}: {}", name, interval, ControllerLog.describe(failure), cause);
+        } else {
+          log.warn("{}: round failed, retrying in {}: {}", name, interval, ControllerLog.describe(failure));
+        }
       }
       if (failure == null && Boolean.TRUE.equals(finished)) {
         synchronized (this) {

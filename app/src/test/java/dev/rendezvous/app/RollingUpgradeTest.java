@@ -1,0 +1,208 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.agent.fleet.FleetSwarm;
+import dev.rendezvous.bus.EmbeddedKafka;
+import dev.rendezvous.service.db.EmbeddedPostgresServer;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Row;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A rolling upgrade (docs/scale-out.md): an instance of the previous release (built from its git tag by
+ * scripts/build-release) and one of this build share one PostgreSQL and one Kafka while a fleet installs through
+ * both; mid-install the old instance is stopped and an instance of this build takes its port. Every cluster reaches
+ * {@code installed}, what the old instance acknowledged just before it stopped is there, and no host status change is
+ * lost or applied twice.
+ */
+class RollingUpgradeTest {
+  @TempDir Path dir;
+
+  @Test
+  void aFleetMidInstallGoesOnWhileTheOldReleaseIsReplacedByThisBuild() throws Exception {
+    String release = previousRelease();
+    Path build = buildOf(release);
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"));
+        EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
+      Map<String, String> shared = Map.of("database-url", pg.connectionUri(), "kafka-bootstrap", kafka.bootstrapServers(),
+          "agent-token-secret", "rolling-upgrade-test-agent-token-secret", "kafka-partitions", "4");
+      int oldPort = TestSystem.freePort();
+      // the old release first: the schema is its own, then this build's migrations expand it
+      Process old = instance(List.of("-cp", classpath(build)), dir.resolve("old"), oldPort, shared);
+      Process replacement = null;
+      try {
+        awaitReady(oldPort, dir.resolve("old"));
+        try (Rendezvous current = TestSystem.start(dir.resolve("current"), shared)) {
+          String token = Files.readString(current.adminTokenFile()).strip();
+          Api viaCurrent = new Api(current.config().apiPort(), token);
+          Await.until("both brains assigned partitions", Duration.ofSeconds(60),
+              () -> ScaleOutTest.brainsWithPartitions(kafka) == 2);
+
+          // a fleet through both instances: its agents, installers and controllers talk to the instance they were
+          // given, as a site's do
+          CompletableFuture<FleetSwarm.Report> throughOld = CompletableFuture.supplyAsync(
+              () -> swarm(oldPort, token, "ru-old", 4, 3));
+          CompletableFuture<FleetSwarm.Report> throughCurrent = CompletableFuture.supplyAsync(
+              () -> swarm(current.config().apiPort(), token, "ru-cur", 4, 1));
+
+          // mid-install: the first clusters are installing
+          Await.until("clusters installing", Duration.ofSeconds(120), () -> statuses(viaCurrent).stream()
+              .anyMatch(s -> s.equals("installing") || s.equals("finalizing")));
+          // registrations the old instance acknowledges just before it goes (to an infra-env of their own: a host
+          // that never reports would hold an installing fleet's cluster back)
+          JsonObject spare = viaCurrent.post("/infra-envs", new JsonObject().put("name", "ru-acknowledged")
+              .put("pull_secret", "{\"auths\":{\"x.io\":{\"auth\":\"eDp5\"}}}").put("openshift_version", "4.18")
+              .put("cpu_architecture", "x86_64")).json();
+          List<String> acknowledged = new ArrayList<>();
+          for (int i = 0; i < 8; i++) {
+            String host = UUID.randomUUID().toString();
+            Api.Reply r = Api.agent(oldPort, current.agentToken(spare.getString("id"), null))
+                .post("/infra-envs/" + spare.getString("id") + "/hosts",
+                    new JsonObject().put("host_id", host).put("discovery_agent_version", "rolling-upgrade"));
+            assertEquals(201, r.status(), r.toString());
+            acknowledged.add(host);
+          }
+          // the upgrade of that instance: stopped (as a supervisor stops it), this build started in its place
+          old.destroy();
+          assertTrue(old.waitFor(60, TimeUnit.SECONDS), "the old instance stops");
+          replacement = instance(List.of("-cp", System.getProperty("java.class.path")), dir.resolve("replacement"),
+              oldPort, shared);
+          awaitReady(oldPort, dir.resolve("replacement"));
+
+          FleetSwarm.Report a = throughOld.get(300, TimeUnit.SECONDS);
+          FleetSwarm.Report b = throughCurrent.get(300, TimeUnit.SECONDS);
+          assertTrue(a.allInstalled(), "clusters begun on the old release: " + a.clustersByStatus());
+          assertTrue(b.allInstalled(), "clusters on this build: " + b.clustersByStatus());
+          for (String host : acknowledged) {
+            Await.until("host " + host + " acknowledged by the old release", Duration.ofSeconds(60),
+                () -> viaCurrent.get("/infra-envs/" + spare.getString("id") + "/hosts/" + host).status() == 200);
+          }
+          // no transition lost or applied twice: each host's status events form one chain
+          Map<String, String> last = new HashMap<>();
+          int changes = 0;
+          for (Row r : current.pool().query("SELECT host_id, props->>'src_status' AS src, props->>'new_status' AS dst"
+              + " FROM events WHERE name = 'host_status_updated' ORDER BY seq").execute().await(30, TimeUnit.SECONDS)) {
+            String host = String.valueOf(r.getUUID("host_id"));
+            String previous = last.put(host, r.getString("dst"));
+            if (previous != null) {
+              assertEquals(previous, r.getString("src"), "host " + host + ": a status change that does not start"
+                  + " where the previous one ended (lost or repeated)");
+            }
+            changes++;
+          }
+          assertTrue(changes > 40, changes + " status changes checked");
+          // the old release wrote nothing this build would not read
+          assertEquals(0.0, SwarmTest.value(viaCurrent.get("/metrics").body(),
+              "rdv_bus_records_refused_total{group=\"rdv-service-brain\"}"));
+        }
+      } finally {
+        old.destroyForcibly();
+        if (replacement != null) {
+          replacement.destroyForcibly();
+          replacement.waitFor(30, TimeUnit.SECONDS);
+        }
+        for (String log : List.of("old", "replacement")) {
+          Path p = dir.resolve(log).resolve("instance.log");
+          if (Files.exists(p)) {
+            Files.copy(p, Path.of("target", "rolling-upgrade-" + log + ".log"),
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+          }
+        }
+      }
+    }
+  }
+
+  /** The newest release tag (v*) of this history that is not this very commit. */
+  static String previousRelease() throws IOException, InterruptedException {
+    Path root = Path.of("..").toAbsolutePath().normalize();
+    String head = git(root, "rev-parse", "HEAD").strip();
+    for (String tag : git(root, "tag", "--merged", "HEAD", "--list", "v*", "--sort=-version:refname").split("\n")) {
+      if (!tag.isBlank() && !git(root, "rev-parse", tag.strip() + "^{commit}").strip().equals(head)) {
+        return tag.strip();
+      }
+    }
+    throw new AssertionError("no earlier release tag (v*) in this history: tag releases (git tag -a vX.Y.Z)");
+  }
+
+  private static Path buildOf(String release) throws IOException, InterruptedException {
+    Path root = Path.of("..").toAbsolutePath().normalize();
+    Process p = new ProcessBuilder(root.resolve("scripts/build-release").toString(), release).directory(root.toFile())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    assertTrue(p.waitFor(15, TimeUnit.MINUTES) && p.exitValue() == 0, "scripts/build-release " + release + " failed");
+    return Path.of(out.substring(out.lastIndexOf('\n') + 1));
+  }
+
+  private static String classpath(Path build) throws IOException {
+    return build.resolve("app/target/rendezvous-app.jar") + ":"
+        + Files.readString(build.resolve("app/target/classpath.txt")).strip();
+  }
+
+  private static String git(Path root, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
+    cmd.addAll(List.of(args));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", cmd) + ": " + out);
+    return out;
+  }
+
+  private static Process instance(List<String> classpath, Path dataDir, int apiPort, Map<String, String> shared)
+      throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx512m"));
+    cmd.addAll(classpath);
+    cmd.addAll(List.of("dev.rendezvous.app.RendezvousMain", "run", "--data-dir=" + dataDir, "--api-port=" + apiPort,
+        "--image-port=" + TestSystem.freePort(), "--brain-monitor-interval-ms=200", "--hw-min-cpu-cores=4",
+        "--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize()));
+    shared.forEach((k, v) -> cmd.add("--" + k + "=" + v));
+    Files.createDirectories(dataDir);
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dataDir.resolve("instance.log").toFile())
+        .start();
+  }
+
+  private static void awaitReady(int port, Path dataDir) {
+    Api api = new Api(port, null);
+    Await.until("instance on port " + port + " ready (log: " + dataDir.resolve("instance.log") + ")",
+        Duration.ofSeconds(120), () -> {
+          try {
+            return api.get("/ready").status() == 200;
+          } catch (IllegalStateException notYet) {
+            return false;
+          }
+        });
+  }
+
+  private static List<String> statuses(Api api) {
+    List<String> out = new ArrayList<>();
+    JsonArray clusters = api.get("/clusters").array();
+    for (Object o : clusters) {
+      out.add(((JsonObject) o).getString("status"));
+    }
+    return out;
+  }
+
+  private static FleetSwarm.Report swarm(int port, String token, String prefix, int clusters, int hosts) {
+    try {
+      return Swarms.run(port, token, prefix, clusters, hosts, true);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
