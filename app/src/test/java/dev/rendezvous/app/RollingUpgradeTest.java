@@ -53,6 +53,7 @@ class RollingUpgradeTest {
           Api viaCurrent = new Api(current.config().apiPort(), token);
           Await.until("both brains assigned partitions", Duration.ofSeconds(60),
               () -> ScaleOutTest.brainsWithPartitions(kafka) == 2);
+          long t0 = System.nanoTime();
 
           // a fleet through both instances: its agents, installers and controllers talk to the instance they were
           // given, as a site's do
@@ -61,9 +62,10 @@ class RollingUpgradeTest {
           CompletableFuture<FleetSwarm.Report> throughCurrent = CompletableFuture.supplyAsync(
               () -> swarm(current.config().apiPort(), token, "ru-cur", 4, 1));
 
-          // mid-install: the first clusters are installing
-          Await.until("clusters installing", Duration.ofSeconds(120), () -> statuses(viaCurrent).stream()
-              .anyMatch(s -> s.equals("installing") || s.equals("finalizing")));
+          // mid-install: the clusters begun through the old release are installing (their installers and controllers
+          // talking to it)
+          Await.until("clusters installing through the old release", Duration.ofSeconds(120),
+              () -> statuses(viaCurrent, "ru-old").stream().anyMatch(s -> s.equals("installing")));
           // registrations the old instance acknowledges just before it goes (to an infra-env of their own: a host
           // that never reports would hold an installing fleet's cluster back)
           JsonObject spare = viaCurrent.post("/infra-envs", new JsonObject().put("name", "ru-acknowledged")
@@ -79,14 +81,18 @@ class RollingUpgradeTest {
             acknowledged.add(host);
           }
           // the upgrade of that instance: stopped (as a supervisor stops it), this build started in its place
+          System.out.printf("rolling upgrade: installing at %.1f s, old release stopping%n", (System.nanoTime() - t0) / 1e9);
           old.destroy();
           assertTrue(old.waitFor(60, TimeUnit.SECONDS), "the old instance stops");
           replacement = instance(List.of("-cp", System.getProperty("java.class.path")), dir.resolve("replacement"),
               oldPort, shared);
           awaitReady(oldPort, dir.resolve("replacement"));
+          System.out.printf("rolling upgrade: replacement ready at %.1f s%n", (System.nanoTime() - t0) / 1e9);
 
           FleetSwarm.Report a = throughOld.get(300, TimeUnit.SECONDS);
           FleetSwarm.Report b = throughCurrent.get(300, TimeUnit.SECONDS);
+          System.out.printf("rolling upgrade: all installed at %.1f s (install per cluster through the old port %s, "
+              + "through this build %s)%n", (System.nanoTime() - t0) / 1e9, a.installSeconds(), b.installSeconds());
           assertTrue(a.allInstalled(), "clusters begun on the old release: " + a.clustersByStatus());
           assertTrue(b.allInstalled(), "clusters on this build: " + b.clustersByStatus());
           for (String host : acknowledged) {
@@ -189,11 +195,13 @@ class RollingUpgradeTest {
         });
   }
 
-  private static List<String> statuses(Api api) {
+  private static List<String> statuses(Api api, String prefix) {
     List<String> out = new ArrayList<>();
     JsonArray clusters = api.get("/clusters").array();
     for (Object o : clusters) {
-      out.add(((JsonObject) o).getString("status"));
+      if (((JsonObject) o).getString("name").startsWith(prefix)) {
+        out.add(((JsonObject) o).getString("status"));
+      }
     }
     return out;
   }

@@ -14,7 +14,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.UpgradeRejectedException;
 import io.vertx.core.http.WebSocketConnectOptions;
-import java.net.ConnectException;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -187,7 +186,9 @@ public final class HostAgent {
       }
       Throwable t = ar.cause();
       int status = t instanceof UpgradeRejectedException u2 ? u2.getStatus() : -1;
-      boolean refused = status == 404 || status == 426 || t instanceof ConnectException;
+      // a gateway without websockets answers the upgrade 404 or 426; a refused connection is a service that is down
+      // for a while (restarting, upgraded): back off and come back to the websocket, not to minute-long polls
+      boolean refused = status == 404 || status == 426;
       if (refused && config.transport() == TransportMode.AUTO) {
         LOG.info("websocket refused ({}); falling back to HTTP long-poll", status > 0 ? "HTTP " + status : t.toString());
         stats.httpFallbacks.increment();

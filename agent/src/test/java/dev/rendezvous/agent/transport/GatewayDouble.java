@@ -94,8 +94,26 @@ public final class GatewayDouble implements AutoCloseable {
     return this;
   }
 
+  private int port;
+
   public int port() {
-    return server.actualPort();
+    return port > 0 ? port : server.actualPort();
+  }
+
+  /** Goes away as a stopped or restarting service does: its port refuses connections until {@link #listenAgain}. */
+  public void stopListening() throws Exception {
+    port = server.actualPort();
+    dropConnections();
+    server.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+  }
+
+  /** Back on the same port. */
+  public void listenAgain() throws Exception {
+    server = vertx.createHttpServer()
+        .requestHandler(this::onRequest)
+        .webSocketHandshakeHandler(this::onHandshake)
+        .webSocketHandler(this::onWebSocket);
+    server.listen(port, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
   }
 
   public String url() {

@@ -224,6 +224,22 @@ class HostAgentTest {
     gateway.await("reply after reconnect", 3000, g -> g.replies().size() == 1);
   }
 
+  /**
+   * A service that is down (restarting, upgraded) refuses connections for a while: that is no reason to give up the
+   * websocket for HTTP polling (which once left agents polling every minute, after a rolling upgrade, for minutes).
+   */
+  @Test
+  void aGatewayThatIsDownForAWhileGetsItsWebsocketBackNotPolls() throws Exception {
+    startAgent("auto");
+    gateway.await("websocket session", 5000, g -> g.connected(HOST));
+    gateway.stopListening();
+    Thread.sleep(1000); // several attempts meet a closed port
+    gateway.listenAgain();
+    gateway.await("back on the websocket", 5000, g -> g.hellos().size() == 2 && g.connected(HOST));
+    assertEquals(0, gateway.polls());
+    assertEquals(0, runtime.stats().httpFallbacks.sum());
+  }
+
   @Test
   void closesAndReconnectsWhenTheGatewayGoesSilentForTwoHeartbeats() throws Exception {
     startAgent("auto");
