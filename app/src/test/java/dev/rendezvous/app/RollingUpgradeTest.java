@@ -131,6 +131,12 @@ class RollingUpgradeTest {
           }
         }
       }
+      // neither side logged an ERROR through the upgrade (JSON lines: their output is no terminal)
+      for (String log : List.of("old", "replacement")) {
+        List<String> errors = Files.readAllLines(dir.resolve(log).resolve("instance.log")).stream()
+            .filter(l -> l.contains("\"level\":\"ERROR\"")).toList();
+        assertEquals(List.of(), errors, log + " instance's log");
+      }
     }
   }
 
