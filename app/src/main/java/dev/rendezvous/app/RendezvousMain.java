@@ -53,6 +53,7 @@ public final class RendezvousMain {
     System.err.println("""
         usage: rendezvous run [--api-port=8090] [--image-port=8080] [--data-dir=./data] [--database-url=postgresql://...]
                               [--kafka-bootstrap=host:9092] [--kafka-partitions=12] [--auth=none] [--public-url=http://host:8090]
+                              [--tls=auto | --tls-cert=PEM --tls-key=PEM [--tls-ca=PEM]]   (HTTPS; on for an https public URL)
                               [--kubeconfig=PATH|in-cluster [--kube-namespaces=a,b]]   (custom resources on a hub)
                rendezvous agent create image --dir DIR [--base-iso=PATH]   (one ISO for a disconnected site)
                rendezvous agent wait-for bootstrap-complete|install-complete --dir DIR
@@ -72,26 +73,37 @@ public final class RendezvousMain {
       stopped.countDown();
     }, "rendezvous-shutdown"));
     system.closedByShutdownHook();
-    String api = "http://127.0.0.1:" + config.apiPort();
+    String scheme = config.tls().enabled() ? "https" : "http";
+    // a certificate made here names localhost; the operator's names the public URL
+    String host = config.tls().mode() == dev.rendezvous.tls.TlsConfig.Mode.FILES
+        ? java.net.URI.create(config.service().publicUrl()).getHost() : config.tls().enabled() ? "localhost" : "127.0.0.1";
+    String api = scheme + "://" + host + ":" + config.apiPort();
+    java.nio.file.Path ca = config.tls().mode() == dev.rendezvous.tls.TlsConfig.Mode.AUTO
+        ? config.tls().dir().resolve("ca.pem") : config.tls().caFile();
+    String cacert = ca == null ? "" : "--cacert " + ca + " ";
     System.out.printf("""
 
         Rendezvous is up (started in %.1f s)
           web UI                         %s/
           REST API v2 and agent gateway  %s/api/assisted-install/v2
-          image service                  http://127.0.0.1:%d
+          image service                  %s://%s:%d
           health, readiness, metrics     %s/health  %s/ready  %s/metrics
           fleet page (live)              %s/fleet
           data directory                 %s
-        %s%s
+        %s%s%s
         Ctrl-C stops it cleanly.
-        %n""", system.startupMillis() / 1000.0, api, api, config.imagePort(), api, api, api, api, config.dataDir(),
+        %n""", system.startupMillis() / 1000.0, api, api, scheme, host, config.imagePort(), api, api, api, api,
+        config.dataDir(),
+        !config.tls().enabled() ? "" : "  TLS                            " + (ca == null ? "the operator's certificate ("
+            + config.tls().certFile() + ")" : "clients trust " + ca + " (it is in every discovery image)") + "\n",
         config.kube().enabled() ? "  custom resources (kube face)   " + config.kube().kubeconfig() + ", namespaces "
             + (config.kube().namespaces().isEmpty() ? "all" : String.join(",", config.kube().namespaces())) + "\n" : "",
         config.service().authDisabled()
             ? "  auth                           none (RDV_AUTH=none): every request acts as tenant 'default'"
             : "  auth                           Authorization: Bearer <token>; the admin token of tenant 'default' is in\n"
                 + "                                 " + system.adminTokenFile() + "\n"
-                + "  try                            curl -H \"Authorization: Bearer $(cat " + system.adminTokenFile() + ")\" "
+                + "  try                            curl " + cacert + "-H \"Authorization: Bearer $(cat "
+                + system.adminTokenFile() + ")\" "
                 + api + "/api/assisted-install/v2/clusters");
     stopped.await();
   }

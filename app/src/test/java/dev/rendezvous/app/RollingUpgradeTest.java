@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A rolling upgrade (docs/scale-out.md): an instance of the previous release (built from its git tag by
- * scripts/build-release) and one of this build share one PostgreSQL and one Kafka while a fleet installs through
+ * scripts/build-release; the releases are listed in
+ * scripts/releases.txt) and one of this build share one PostgreSQL and one Kafka while a fleet installs through
  * both; mid-install the old instance is stopped and an instance of this build takes its port. Every cluster reaches
  * {@code installed}, what the old instance acknowledged just before it stopped is there, and no host status change is
  * lost or applied twice.
@@ -140,16 +141,18 @@ class RollingUpgradeTest {
     }
   }
 
-  /** The newest release tag (v*) of this history that is not this very commit. */
+  /** The commit of the newest release (scripts/releases.txt, as tagged) that is not this very commit. */
   static String previousRelease() throws IOException, InterruptedException {
     Path root = Path.of("..").toAbsolutePath().normalize();
     String head = git(root, "rev-parse", "HEAD").strip();
-    for (String tag : git(root, "tag", "--merged", "HEAD", "--list", "v*", "--sort=-version:refname").split("\n")) {
-      if (!tag.isBlank() && !git(root, "rev-parse", tag.strip() + "^{commit}").strip().equals(head)) {
-        return tag.strip();
+    List<String> lines = Files.readAllLines(root.resolve("scripts/releases.txt"));
+    for (int i = lines.size() - 1; i >= 0; i--) {
+      String[] f = lines.get(i).strip().split("\\s+");
+      if (f.length == 2 && !f[0].startsWith("#") && !f[1].equals(head)) {
+        return f[1];
       }
     }
-    throw new AssertionError("no earlier release tag (v*) in this history: tag releases (git tag -a vX.Y.Z)");
+    throw new AssertionError("no earlier release in scripts/releases.txt (a line 'vX.Y.Z <commit>' per release)");
   }
 
   private static Path buildOf(String release) throws IOException, InterruptedException {

@@ -157,6 +157,10 @@ public final class Controller implements AutoCloseable {
   }
 
   private AssistedServiceClient serviceClient(ProxySettings proxy) {
+    if (config.skipCertVerification()) {
+      log.warn("SKIP_CERT_VERIFICATION: the service's TLS certificate is not verified; anyone on the path can pose as "
+          + "the service");
+    }
     return new AssistedServiceClient(
         HttpClients.shared(new HttpClients.Tls(config.skipCertVerification(), config.caCertPath()), proxy,
             runtime.httpExecutor()),
