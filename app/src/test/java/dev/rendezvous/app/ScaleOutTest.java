@@ -97,21 +97,8 @@ class ScaleOutTest {
           FleetSwarm.Report after = swarm(a.config().apiPort(), token, "so-after", 4, 1, true);
           assertTrue(after.allInstalled(), "after the kill: " + after.clustersByStatus());
 
-          // no transition lost or applied twice: each host's status events form one chain (every change starts
-          // where the previous one ended)
-          Map<String, String> lastStatus = new HashMap<>();
-          int changes = 0;
-          for (Row r : a.pool().query("SELECT host_id, props->>'src_status' AS src, props->>'new_status' AS dst"
-              + " FROM events WHERE name = 'host_status_updated' ORDER BY seq").execute().await(30, TimeUnit.SECONDS)) {
-            String host = String.valueOf(r.getUUID("host_id"));
-            String previous = lastStatus.put(host, r.getString("dst"));
-            if (previous != null) {
-              assertEquals(previous, r.getString("src"), "host " + host + ": a status change that does not start"
-                  + " where the previous one ended (lost or repeated)");
-            }
-            changes++;
-          }
-          assertTrue(changes > 30, changes + " status changes checked");
+          // no transition lost or applied twice
+          assertStatusChainsUnbroken(a.pool(), 30);
         } finally {
           b.destroyForcibly();
         }
@@ -137,6 +124,26 @@ class ScaleOutTest {
     shared.forEach((k, v) -> cmd.add("--" + k + "=" + v));
     Files.createDirectories(dataDir);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dataDir.resolve("b.log").toFile()).start();
+  }
+
+  /**
+   * No host status change lost or applied twice: each host's status events form one chain (every change starts where
+   * the previous one ended); more than {@code atLeast} changes checked.
+   */
+  static void assertStatusChainsUnbroken(io.vertx.sqlclient.Pool pool, int atLeast) throws Exception {
+    Map<String, String> lastStatus = new HashMap<>();
+    int changes = 0;
+    for (Row r : pool.query("SELECT host_id, props->>'src_status' AS src, props->>'new_status' AS dst"
+        + " FROM events WHERE name = 'host_status_updated' ORDER BY seq").execute().await(30, TimeUnit.SECONDS)) {
+      String host = String.valueOf(r.getUUID("host_id"));
+      String previous = lastStatus.put(host, r.getString("dst"));
+      if (previous != null) {
+        assertEquals(previous, r.getString("src"), "host " + host + ": a status change that does not start"
+            + " where the previous one ended (lost or repeated)");
+      }
+      changes++;
+    }
+    assertTrue(changes > atLeast, changes + " status changes checked");
   }
 
   /** How many members of the brain's consumer group have partitions assigned. */

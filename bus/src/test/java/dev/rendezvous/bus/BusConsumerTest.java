@@ -207,6 +207,17 @@ class BusConsumerTest {
         skipsGarbage(true);
     }
 
+    /** The builder with a handler (or a batch handler, 64 at most) that adds what it is given to {@code got}. */
+    private static BusConsumer.Builder collecting(BusConsumer.Builder builder, boolean batches, List<BusEvent> got) {
+        return batches ? builder.batchHandler(batch -> {
+            got.addAll(batch);
+            return CompletableFuture.completedFuture(null);
+        }, 64) : builder.handler(e -> {
+            got.add(e);
+            return CompletableFuture.completedFuture(null);
+        });
+    }
+
     /** A record of a payload type this build does not know, as a newer build writes it. */
     private static byte[] fromANewerBuild(String cluster, String id) {
         return ("{\"event_id\":\"" + id + "\",\"occurred_at\":\"2025-01-01T00:00:00Z\",\"cluster_id\":\"" + cluster
@@ -234,15 +245,9 @@ class BusConsumerTest {
                 raw.send(new ProducerRecord<>(topic, "cluster-f", BusCodec.encode(after))).get(10, TimeUnit.SECONDS);
             }
             List<BusEvent> got = new CopyOnWriteArrayList<>();
-            BusConsumer.Builder builder = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group)
-                    .topics(List.of(topic)).commitInterval(Duration.ofMillis(50)).closeTimeout(Duration.ofSeconds(2));
-            builder = batches ? builder.batchHandler(batch -> {
-                got.addAll(batch);
-                return CompletableFuture.completedFuture(null);
-            }, 64) : builder.handler(e -> {
-                got.add(e);
-                return CompletableFuture.completedFuture(null);
-            });
+            BusConsumer.Builder builder = collecting(BusConsumer.builder(SharedKafka.bootstrap()).groupId(group)
+                    .topics(List.of(topic)).commitInterval(Duration.ofMillis(50)).closeTimeout(Duration.ofSeconds(2)),
+                    batches, got);
             try (BusConsumer older = builder.start()) {
                 await(WAIT, () -> older.refusedCount() == 1 && committedOffset(group, topic, 0) == 1,
                         () -> "refused " + older.refusedCount() + ", committed " + committedOffset(group, topic, 0));
@@ -302,15 +307,8 @@ class BusConsumerTest {
             raw.send(new ProducerRecord<>(topic, "cluster-g", BusCodec.encode(after))).get(10, TimeUnit.SECONDS);
         }
         List<BusEvent> got = new CopyOnWriteArrayList<>();
-        BusConsumer.Builder builder = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group)
-                .topics(List.of(topic)).commitInterval(Duration.ofMillis(50));
-        builder = batches ? builder.batchHandler(batch -> {
-            got.addAll(batch);
-            return CompletableFuture.completedFuture(null);
-        }, 64) : builder.handler(e -> {
-            got.add(e);
-            return CompletableFuture.completedFuture(null);
-        });
+        BusConsumer.Builder builder = collecting(BusConsumer.builder(SharedKafka.bootstrap()).groupId(group)
+                .topics(List.of(topic)).commitInterval(Duration.ofMillis(50)), batches, got);
         try (BusConsumer consumer = builder.start()) {
             await(WAIT, () -> got.size() == 2 && committedOffset(group, topic, 0) == 4,
                     () -> "got " + got.size() + ", committed " + committedOffset(group, topic, 0));
