@@ -47,6 +47,13 @@ public final class AgentRuntime {
   private final AgentStats stats = new AgentStats();
   private final StepExecutor unsupported = new UnsupportedStepExecutor();
   /** Dry-run installers: one HTTP client and two timer threads for all of this runtime's hosts. */
+  /**
+   * The dry-run controllers this runtime's installers started and that still run: they live in the simulated
+   * cluster, which goes with the simulated site (once, left running after a test's site was stopped, they retried
+   * a gone service for the rest of the test JVM).
+   */
+  private final java.util.Set<dev.rendezvous.agent.installer.ControllerLauncher.Running> controllers =
+      java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final java.util.concurrent.ScheduledExecutorService installTimers =
       Executors.newScheduledThreadPool(2, r -> {
         Thread t = new Thread(r, "rdv-installer-timer");
@@ -112,7 +119,7 @@ public final class AgentRuntime {
       dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
           installHttp(config), config.url().toString(), config.token(), installTimers, 30);
       return new dev.rendezvous.agent.installer.Installer(request, calls, installTimers,
-          dev.rendezvous.agent.installer.ControllerLauncher.inProcessDryRun(scale, serviceTls(config)),
+          tracked(dev.rendezvous.agent.installer.ControllerLauncher.inProcessDryRun(scale, serviceTls(config))),
           config.url().toString(), config.token(),
           dev.rendezvous.agent.installer.Installer.Timings.scaled(scale)).run();
     });
@@ -209,7 +216,21 @@ public final class AgentRuntime {
     return new StepRunner(vertx, stepPool, executors, unsupported, config.stepTimeout());
   }
 
+  /** The launcher, its controllers closed with this runtime when they have not finished by then. */
+  private dev.rendezvous.agent.installer.ControllerLauncher tracked(dev.rendezvous.agent.installer.ControllerLauncher l) {
+    return (request, url, token) -> {
+      dev.rendezvous.agent.installer.ControllerLauncher.Running running = l.launch(request, url, token);
+      controllers.add(running);
+      running.finished().whenComplete((o, t) -> controllers.remove(running));
+      return running;
+    };
+  }
+
   public Future<Void> close() {
+    for (dev.rendezvous.agent.installer.ControllerLauncher.Running c : java.util.List.copyOf(controllers)) {
+      c.close();
+    }
+    controllers.clear();
     stepPool.shutdownNow();
     installTimers.shutdownNow();
     return clients.close();
