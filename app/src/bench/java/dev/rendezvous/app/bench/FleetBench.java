@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * 204) and what the user gets: the time from each host's 204 to the brain's commit of that host's new state, and
  * the rate at which replies become state. Baseline in the same run: the same clients on {@code GET /health}.
  *
- * <p>{@code mvn -q -B -pl app -am -Pbench test-compile exec:java -Dexec.args="clusters=10 hosts=100 clients=16"}
+ * <p>{@code mvn -q -B -pl app -Pbench test-compile exec:java -Dexec.args="clusters=10 hosts=100 clients=16"}
  * <p>{@code rounds=N}: N closed-loop rounds of new inventories (the sustained rate), then, below saturation, an open
  * loop at half that rate ({@code paced=auto}, at most 1,000/s; {@code paced=R} replies per second, {@code paced=0}
  * none) for {@code paced_seconds=10}. {@code warmup=N}: N closed-loop rounds before the sustained ones, not counted:

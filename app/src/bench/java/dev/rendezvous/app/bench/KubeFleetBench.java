@@ -42,7 +42,7 @@ import java.util.Set;
  * every object on each request and diffs whole objects on each write, so its own cost grows with the fleet: figures
  * include it.
  *
- * <p>{@code mvn -q -B -pl app -am -Pbench test-compile exec:java -Dbench.main=dev.rendezvous.app.bench.KubeFleetBench
+ * <p>{@code mvn -q -B -pl app -Pbench test-compile exec:java -Dbench.main=dev.rendezvous.app.bench.KubeFleetBench
  * -Dexec.args="sites=100 baseline=true"}
  */
 public final class KubeFleetBench {

@@ -24,7 +24,7 @@ import java.util.concurrent.TimeUnit;
  * ready and every cluster installed, and the TLS/plain ratio of each (the baseline is the plain run of the same
  * round). Agents trust only the CA their Ignition carries.
  *
- * <p>{@code mvn -q -B -pl app -am -Pbench test-compile exec:java -Dbench.main=dev.rendezvous.app.bench.TlsBench
+ * <p>{@code mvn -q -B -pl app -Pbench test-compile exec:java -Dbench.main=dev.rendezvous.app.bench.TlsBench
  * -Dexec.args="clusters=20 hosts=3 rounds=2"}
  */
 public final class TlsBench {
