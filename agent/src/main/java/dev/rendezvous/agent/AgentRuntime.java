@@ -226,11 +226,21 @@ public final class AgentRuntime {
     };
   }
 
+  /** How long a closing runtime lets its controllers finish (their last reports, the log upload) before closing them. */
+  static final java.time.Duration CONTROLLERS_GRACE = java.time.Duration.ofSeconds(20);
+
   public Future<Void> close() {
+    // a controller outlives its installer by a little (an installed cluster's final log upload): it gets the grace
+    // period to finish, then is closed (one whose service is gone would retry for ever); the runtime does not wait
     for (dev.rendezvous.agent.installer.ControllerLauncher.Running c : java.util.List.copyOf(controllers)) {
-      c.close();
+      c.finished().copy().orTimeout(CONTROLLERS_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+          .whenComplete((o, t) -> c.close());
     }
     controllers.clear();
+    return closeNow();
+  }
+
+  private Future<Void> closeNow() {
     stepPool.shutdownNow();
     installTimers.shutdownNow();
     return clients.close();

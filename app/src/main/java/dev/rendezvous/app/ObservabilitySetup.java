@@ -24,7 +24,7 @@ final class ObservabilitySetup {
 
   /** What to write; every address as Grafana and Prometheus will see it. */
   record Options(Path out, String prometheusUrl, List<String> scrapeTargets, String scrapeInterval, String role,
-      String password, String databaseHost, String databaseName) {}
+      String password, String databaseHost, String databaseName, boolean scrapeHttps, Path scrapeCa) {}
 
   private ObservabilitySetup() {}
 
@@ -79,8 +79,11 @@ final class ObservabilitySetup {
       dbHost = db.getHost() + ":" + (db.getPort() < 0 ? 5432 : db.getPort());
     }
     String dbName = db.getPath() == null || db.getPath().length() <= 1 ? "postgres" : db.getPath().substring(1);
+    // instances serving TLS are scraped over https, trusting their CA (the one --tls=auto made, or --tls-ca)
+    Path scrapeCa = !config.tls().enabled() ? null : config.tls().mode() == dev.rendezvous.tls.TlsConfig.Mode.AUTO
+        ? config.tls().dir().resolve("ca.pem") : config.tls().caFile();
     return new Options(out.toAbsolutePath().normalize(), prometheus, List.copyOf(targets), interval, role, password,
-        dbHost, dbName);
+        dbHost, dbName, config.tls().enabled(), scrapeCa == null ? null : scrapeCa.toAbsolutePath());
   }
 
   /** The role: created if missing, given this password, SELECT on the view only, read-only by default. */
@@ -161,9 +164,11 @@ final class ObservabilitySetup {
         scrape_configs:
           - job_name: rendezvous
             metrics_path: /metrics
-            static_configs:
+        %s    static_configs:
               - targets:
-        %s""".formatted(o.scrapeInterval(), targets.toString().indent(4).stripTrailing() + "\n")));
+        %s""".formatted(o.scrapeInterval(), !o.scrapeHttps() ? ""
+            : "    scheme: https\n" + (o.scrapeCa() == null ? "" : "    tls_config:\n      ca_file: " + o.scrapeCa() + "\n"),
+            targets.toString().indent(4).stripTrailing() + "\n")));
     return written;
   }
 

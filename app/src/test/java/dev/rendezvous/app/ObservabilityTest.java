@@ -197,7 +197,7 @@ class ObservabilityTest {
     return Swarms.run(api, token, prefix, clusters, hosts, true);
   }
 
-  private static JsonArray query(int port, String promql) {
+  static JsonArray query(int port, String promql) {
     return query(port, promql, null);
   }
 

@@ -155,6 +155,31 @@ class TlsInstallTest {
   }
 
   @Test
+  void prometheusScrapesTheTlsInstanceTrustingItsCa() throws Exception {
+    int promPort = TestSystem.freePort();
+    ObservabilitySetup.Options o = ObservabilitySetup.options(List.of("--out=" + dir.resolve("obs"),
+        "--prometheus-url=http://127.0.0.1:" + promPort, "--scrape-interval=1s"), system.config(),
+        new java.util.ArrayList<>(), system.embeddedPostgres().orElseThrow().connectionUri());
+    ObservabilitySetup.write(o);
+    Path config = o.out().resolve("prometheus.yml");
+    String yaml = Files.readString(config);
+    assertTrue(yaml.contains("scheme: https") && yaml.contains("ca_file: " + dir.resolve("tls/ca.pem")), yaml);
+    Process check = new ProcessBuilder("promtool", "check", "config", config.toString()).redirectErrorStream(true).start();
+    String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, check.waitFor(), "promtool accepts it: " + checked);
+    Process prometheus = new ProcessBuilder("prometheus", "--config.file=" + config,
+        "--storage.tsdb.path=" + dir.resolve("tsdb"), "--web.listen-address=127.0.0.1:" + promPort)
+        .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+    try {
+      Await.until("Prometheus scraping the TLS instance (log: " + dir.resolve("prometheus.log") + ")",
+          Duration.ofSeconds(60), () -> !ObservabilityTest.query(promPort, "up{job=\"rendezvous\"} == 1").isEmpty());
+    } finally {
+      prometheus.destroy();
+      prometheus.waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
   void anAgentThatCannotVerifyTheServiceSendsNothing() throws Exception {
     // the real service, an agent given another CA: no host ever registers
     String ie = infraEnv("tls-refused");

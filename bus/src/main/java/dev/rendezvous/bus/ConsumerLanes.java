@@ -246,9 +246,9 @@ final class ConsumerLanes {
             finish(p);
             return;
         }
-        LOG.error("bus consumer {}: holding {} at event {} ({}@{}): {} was written by a newer build; the partition "
-                + "waits for an instance that reads it (upgrade this one)", name, p.ps.tp, p.event.eventId(), p.ps.tp,
-                p.record.offset(), what);
+        LOG.error("bus consumer {}: holding {} at offset {} (event {}): {} was written by a newer build; the partition "
+                + "waits for an instance that reads it (upgrade this one)", name, p.ps.tp, p.record.offset(),
+                p.event.eventId(), what);
         lane.inFlight = null;
         lane.queue.addFirst(p);
         lane.heldAt = p;
