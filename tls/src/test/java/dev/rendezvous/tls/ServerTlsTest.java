@@ -178,9 +178,10 @@ class ServerTlsTest {
     tls.watch(vertx);
     X509Certificate before = tls.certificate();
 
-    WebSocket ws = vertx.createWebSocketClient(new WebSocketClientOptions().setSsl(true)
-            .setTrustOptions(new PemTrustOptions().addCertPath(ca.ca().toString())))
-        .connect(port, "localhost", "/echo").await(10, TimeUnit.SECONDS);
+    // held in a variable: Vert.x closes a client nothing refers to any more (its connection "evicted")
+    io.vertx.core.http.WebSocketClient client = vertx.createWebSocketClient(new WebSocketClientOptions().setSsl(true)
+        .setTrustOptions(new PemTrustOptions().addCertPath(ca.ca().toString())));
+    WebSocket ws = client.connect(port, "localhost", "/echo").await(10, TimeUnit.SECONDS);
     java.util.concurrent.BlockingQueue<String> echoes = new java.util.concurrent.LinkedBlockingQueue<>();
     ws.textMessageHandler(echoes::add);
     ws.writeTextMessage("one");
@@ -206,6 +207,7 @@ class ServerTlsTest {
     ws.writeTextMessage("two");
     assertEquals("two", echoes.poll(5, TimeUnit.SECONDS));
     assertFalse(ws.isClosed());
+    client.close().await(5, TimeUnit.SECONDS);
   }
 
   private static X509Certificate presented(int port, Path caPem) throws Exception {
