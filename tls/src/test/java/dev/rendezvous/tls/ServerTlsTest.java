@@ -23,7 +23,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.KeyPair;
-import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +30,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -61,18 +59,10 @@ class ServerTlsTest {
     return server.listen().await(10, TimeUnit.SECONDS).actualPort();
   }
 
+  /** A client trusting the CA (and the JVM's roots), as the service's own clients do. */
   private static HttpClient trusting(Path caPem) throws Exception {
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(null, null);
-    int i = 0;
-    for (X509Certificate c : Pem.certificates(Files.readString(caPem), "ca")) {
-      ks.setCertificateEntry("ca" + i++, c);
-    }
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(ks);
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(null, tmf.getTrustManagers(), null);
-    return HttpClient.newBuilder().sslContext(ctx).connectTimeout(Duration.ofSeconds(5)).build();
+    return HttpClient.newBuilder().sslContext(ClientTrust.trusting(Files.readString(caPem)))
+        .connectTimeout(Duration.ofSeconds(5)).build();
   }
 
   private static String get(HttpClient client, String url) throws Exception {
@@ -211,13 +201,7 @@ class ServerTlsTest {
   }
 
   private static X509Certificate presented(int port, Path caPem) throws Exception {
-    KeyStore ks = KeyStore.getInstance("PKCS12");
-    ks.load(null, null);
-    ks.setCertificateEntry("ca", Pem.certificates(Files.readString(caPem), "ca").get(0));
-    TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    tmf.init(ks);
-    SSLContext ctx = SSLContext.getInstance("TLS");
-    ctx.init(null, tmf.getTrustManagers(), null);
+    SSLContext ctx = ClientTrust.trusting(Files.readString(caPem));
     try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) ctx.getSocketFactory().createSocket("localhost", port)) {
       s.startHandshake();
       return (X509Certificate) s.getSession().getPeerCertificates()[0];
