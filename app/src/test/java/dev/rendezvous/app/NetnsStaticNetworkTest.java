@@ -68,7 +68,7 @@ class NetnsStaticNetworkTest {
       for (int i = 1; i <= 2; i++) {
         assertFalse(ip(i, "-4", "addr", "show", "dev", "rdv-veth" + i).contains("inet "), "the rig gave host " + i + " no address");
         Path work = logs.resolve("nm-" + i);
-        layDown(ignition, work.resolve("ignition"));
+        layDown(ignition, work.resolve("ignition"), 6); // two hosts' profiles and MAC maps, the script, the drop-in
         hosts.startNetworkManager(i, work, execStart);
       }
       for (int i = 1; i <= 2; i++) {
@@ -116,6 +116,101 @@ class NetnsStaticNetworkTest {
     }
   }
 
+  /**
+   * A VLAN on an active-backup bond of two NICs, as edge sites wire them: the discovery Ignition's profiles, installed
+   * by its script on the host whose MAC they list, are read by a real NetworkManager as the NMState says (asked back
+   * through nmcli on its private bus). This machine's kernel has neither the bonding nor the 8021q driver (ip link
+   * add type bond: "Unknown device type"), so the bond cannot come up here: what is proved is that NetworkManager
+   * takes every profile, with its controller, mode, options, VLAN id and parent, and refuses none.
+   */
+  @Test
+  void aVlanOnABondOfTwoNicsIsReadByNetworkManagerAsTheNmstateSays() throws Exception {
+    String why = NetnsAgents.unavailable();
+    Assumptions.assumeTrue(why == null, () -> "skipped: " + why);
+    String noNm = NetnsAgents.networkManagerUnavailable();
+    Assumptions.assumeTrue(noNm == null, () -> "skipped: " + noNm);
+    String yaml = """
+        interfaces:
+          - name: eth0
+            type: ethernet
+            state: up
+          - name: bond0
+            type: bond
+            state: up
+            link-aggregation:
+              mode: active-backup
+              port: [eth0, eth1]
+              options: {miimon: 100, primary: eth0}
+          - name: bond0.100
+            type: vlan
+            state: up
+            vlan: {base-iface: bond0, id: 100}
+            ipv4:
+              enabled: true
+              address: [{ip: 10.250.100.51, prefix-length: 24}]
+            ipv6: {enabled: false}
+        routes:
+          config:
+            - {destination: 0.0.0.0/0, next-hop-address: 10.250.100.1, next-hop-interface: bond0.100}
+        """;
+    try (Rendezvous system = TestSystem.start(dataDir, Map.of());
+        NetnsAgents hosts = NetnsAgents.up(1, logs, true)) {
+      Api api = new Api(system.config().apiPort(), Files.readString(system.adminTokenFile()).strip());
+      // eth1's MAC is nobody's here: the rig gives a namespace one NIC (a second port changes nothing of the proof)
+      JsonObject host = StaticNetworkTest.host(yaml, NetnsAgents.mac(1), "eth0", "02:52:44:56:ff:01", "eth1");
+      Api.Reply created = api.post("/infra-envs", Api.infraEnv("bond-vlan", null)
+          .put("static_network_config", new JsonArray().add(host)));
+      assertEquals(201, created.status(), created.body());
+      Api.Reply ign = api.get("/infra-envs/" + created.json().getString("id") + "/downloads/files?file_name=discovery.ign");
+      assertEquals(200, ign.status(), ign.body());
+      JsonObject ignition = new JsonObject(ign.body());
+      Path work = logs.resolve("nm-1");
+      layDown(ignition, work.resolve("ignition"), 5);
+      hosts.startNetworkManager(1, work, execStart(ignition));
+      String bus = "unix:path=" + work.resolve("bus.sock");
+      try {
+        Await.until("NetworkManager to list the four profiles", Duration.ofSeconds(30), () -> {
+          if (!hosts.networkManagerAlive(1)) {
+            throw new AssertionError("NetworkManager ended");
+          }
+          String list = nmcli(bus, "-t", "-f", "NAME,TYPE", "connection", "show");
+          return list.contains("bond0:bond") && list.contains("bond0.100:vlan") && list.contains("eth0:802-3-ethernet")
+              && list.contains("eth1:802-3-ethernet");
+        });
+        assertEquals("bond0\nbond\n02\\:52\\:44\\:56\\:00\\:01", nmcli(bus, "-g",
+            "connection.master,connection.slave-type,802-3-ethernet.mac-address", "connection", "show", "eth0").strip());
+        assertEquals("bond0\nbond\n02\\:52\\:44\\:56\\:FF\\:01", nmcli(bus, "-g",
+            "connection.master,connection.slave-type,802-3-ethernet.mac-address", "connection", "show", "eth1").strip());
+        String options = nmcli(bus, "-g", "bond.options", "connection", "show", "bond0").strip();
+        assertTrue(options.contains("mode=active-backup") && options.contains("miimon=100")
+            && options.contains("primary=eth0"), options);
+        assertEquals("100\nbond0\nmanual\n10.250.100.51/24\n10.250.100.1", nmcli(bus, "-g",
+            "vlan.id,vlan.parent,ipv4.method,ipv4.addresses,ipv4.gateway", "connection", "show", "bond0.100").strip());
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; its log: " + log("networkmanager-1.log"), e);
+      }
+      String nmLog = log("networkmanager-1.log");
+      assertTrue(nmLog.contains("static network: installed the profiles of host0"), nmLog);
+      assertFalse(nmLog.contains("failed to load connection"), nmLog);
+    }
+  }
+
+  /** nmcli against the NetworkManager on the private bus {@code bus}. */
+  private static String nmcli(String bus, String... args) {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("nmcli"));
+    cmd.addAll(java.util.List.of(args));
+    try {
+      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+      pb.environment().put("DBUS_SYSTEM_BUS_ADDRESS", bus);
+      Process p = pb.start();
+      String out = new String(p.getInputStream().readAllBytes());
+      p.waitFor(10, TimeUnit.SECONDS);
+      return out;
+    } catch (IOException | InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   /** The command of the Ignition's pre-network-manager-config unit, which must be enabled. */
   private static String execStart(JsonObject ignition) {
     JsonObject unit = StaticNetworkTest.unit(ignition, "pre-network-manager-config.service");
@@ -128,7 +223,7 @@ class NetnsStaticNetworkTest {
    * The Ignition's network files (its NetworkManager drop-ins and profiles, the hosts' static configuration
    * and the script) under {@code root} at their paths, with their modes, as Ignition writes them.
    */
-  private static void layDown(JsonObject ignition, Path root) throws IOException {
+  private static void layDown(JsonObject ignition, Path root, int atLeast) throws IOException {
     int n = 0;
     for (Object o : ignition.getJsonObject("storage").getJsonArray("files")) {
       String path = ((JsonObject) o).getString("path");
@@ -142,7 +237,7 @@ class NetnsStaticNetworkTest {
         n++;
       }
     }
-    assertTrue(n >= 6, "two hosts' profiles and MAC maps, the script and the drop-in: " + n);
+    assertTrue(n >= atLeast, "the hosts' profiles and MAC maps, the script and the drop-in: " + n);
   }
 
   private static String mode(int mode) {

@@ -168,7 +168,7 @@ class AgentConfigValidationTest {
   void aNetworkConfigTheConverterRefusesIsNamed() {
     refusedCompact("      type: ethernet\n      state: up\n      mac-address: 52:54:00:00:00:01",
         "      type: bond\n      state: up\n      mac-address: 52:54:00:00:00:01", "hosts[1].networkConfig",
-        "interface enp1s0 has unsupported type bond (supported: ethernet)");
+        "bond mode is mandatory for new bond interface enp1s0 (link-aggregation.mode)");
   }
 
   @Test

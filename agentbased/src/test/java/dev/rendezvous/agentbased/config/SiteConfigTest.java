@@ -119,6 +119,36 @@ class SiteConfigTest {
   }
 
   @Test
+  void aVlanOnABondIsTakenAndItsAddressIsTheRendezvousIp() throws Exception {
+    String agent = snoAgent().replace("rendezvousIP: 10.0.0.10\n", "").replace("""
+          - name: eno1
+            macAddress: AA:BB:CC:DD:EE:01
+        """, """
+          - name: eno1
+            macAddress: AA:BB:CC:DD:EE:01
+          - name: eno2
+            macAddress: AA:BB:CC:DD:EE:02
+          networkConfig:
+            interfaces:
+            - name: bond0
+              type: bond
+              state: up
+              link-aggregation: {mode: 802.3ad, port: [eno1, eno2], options: {lacp_rate: fast}}
+            - name: bond0.10
+              type: vlan
+              state: up
+              vlan: {base-iface: bond0, id: 10}
+              ipv4: {enabled: true, address: [{ip: 10.0.0.10, prefix-length: 24}]}
+        """);
+    SiteConfig site = read(dir, snoInstall(), agent);
+    assertEquals("10.0.0.10", site.rendezvousIp());
+    com.fasterxml.jackson.databind.JsonNode snc = SitePlan.of(site, "4.22").infraEnvParams(null)
+        .path("static_network_config").path(0);
+    assertTrue(snc.path("network_yaml").asText().contains("base-iface: \"bond0\""), snc.toString());
+    assertEquals(2, snc.path("mac_interface_map").size(), snc.toString());
+  }
+
+  @Test
   void aRendezvousIpOnADhcpHostIsAllowedWhenNotEveryHostIsStatic() throws Exception {
     String install = compactInstall().replace("  replicas: 0", "  replicas: 1");
     SiteConfig site = read(dir, install,

@@ -76,7 +76,7 @@ public final class DiscoveryInputs {
 
   /** Upstream's {@code static-network-config} download: a tar of each host's keyfiles and MAC map (empty if none). */
   public static byte[] staticNetworkArchive(JsonObject spec) {
-    return dev.rendezvous.service.ignition.NmStateKeyfiles.archive(
+    return dev.rendezvous.service.ignition.PreNetworkManagerConfig.archive(
         dev.rendezvous.service.ignition.NmStateKeyfiles.convert(of(spec, null, CHECK_URL, "static", CHECK_TOKEN).staticNetworkConfig()));
   }
 

@@ -160,8 +160,8 @@ public final class DiscoveryIgnitionBuilder {
       file(files, f.path(), f.mode(), f.content());
     }
     if (!in.staticNetworkConfig().isEmpty()) {
-      file(files, NmStateKeyfiles.SCRIPT_PATH, 0755, NmStateKeyfiles.script());
-      unit(units, NmStateKeyfiles.UNIT_NAME, true, NmStateKeyfiles.unit());
+      file(files, PreNetworkManagerConfig.SCRIPT_PATH, 0755, PreNetworkManagerConfig.script());
+      unit(units, PreNetworkManagerConfig.UNIT_NAME, true, PreNetworkManagerConfig.unit());
     }
     file(files, "/etc/NetworkManager/conf.d/01-ipv6.conf", 0644,
         "[connection]\nipv6.dhcp-iaid=mac\nipv6.dhcp-duid=ll\n");

@@ -2,47 +2,102 @@ package dev.rendezvous.service.ignition;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 /**
- * One NIC's NetworkManager keyfile as {@link NmStateKeyfiles} builds it from NMState: the connection, its ethernet
- * binding (by MAC, else by name) and one {@link Family} per IP version, rendered in keyfile syntax.
+ * One interface's NetworkManager keyfile as {@link NmStateKeyfiles} builds it from NMState: an ethernet NIC (bound by
+ * MAC, else by name), a bond or a VLAN, with one {@link Family} per IP version, rendered in keyfile syntax. A bond's
+ * port carries no IP settings (NetworkManager's rule for a port): its controller has them.
  */
 final class KeyfileProfile {
   final String name;
   final String mac;
+  /** NMState's type: ethernet, bond or vlan. */
+  final String type;
   Integer mtu;
   Family v4;
   Family v6;
+  /** The bond this ethernet NIC is a port of (null: none). */
+  String controller;
+  /** A bond's or VLAN's own MAC address (nmstate's mac-address on a virtual interface). */
+  String clonedMac;
+  /** A bond's mode and options, in NMState's order. */
+  String bondMode;
+  final Map<String, String> bondOptions = new LinkedHashMap<>();
+  /** A VLAN's id and its parent, as NetworkManager takes it: an interface name or the parent profile's UUID. */
+  Integer vlanId;
+  String vlanParent;
+  /** 802.1ad (QinQ) when set; NetworkManager's default 802.1q otherwise. */
+  String vlanProtocol;
+  int vlanFlags = 1;
+  /** As NMState names them, resolved by {@link BondsAndVlans#link}: a bond's ports, a VLAN's base interface. */
+  final List<String> ports = new ArrayList<>();
+  String vlanBase;
 
   KeyfileProfile(String name, String mac) {
+    this(name, mac, "ethernet");
+  }
+
+  KeyfileProfile(String name, String mac, String type) {
     this.name = name;
     this.mac = mac;
+    this.type = type;
+  }
+
+  /** Stable across renders, so the same NMState gives the same bytes (and a VLAN can name its parent by it). */
+  String uuid() {
+    String key = type.equals("ethernet") ? name + "/" + (mac == null ? "name" : mac) : name + "/" + type;
+    return UUID.nameUUIDFromBytes(key.getBytes(StandardCharsets.UTF_8)).toString();
   }
 
   String render() {
     StringBuilder out = new StringBuilder()
         .append("[connection]\n")
         .append("id=").append(name).append('\n')
-        .append("uuid=").append(UUID.nameUUIDFromBytes((name + "/" + (mac == null ? "name" : mac)).getBytes(StandardCharsets.UTF_8))).append('\n')
-        .append("type=ethernet\n")
+        .append("uuid=").append(uuid()).append('\n')
+        .append("type=").append(type).append('\n')
         .append("autoconnect=true\n")
         .append("autoconnect-priority=1\n");
     if (mac == null) {
       out.append("interface-name=").append(name).append('\n');
     }
-    if (mac != null || mtu != null) {
+    if (controller != null) {
+      // master/slave-type: the keys every NetworkManager of a supported CoreOS reads (controller/port-type are 1.46+)
+      out.append("master=").append(controller).append('\n').append("slave-type=bond\n");
+    }
+    if (type.equals("bond")) {
+      out.append("autoconnect-slaves=1\n"); // activating the bond brings its ports up with it, as nmstate sets it
+    }
+    if (mac != null || mtu != null || clonedMac != null) {
       out.append("\n[ethernet]\n");
     }
     if (mac != null) {
       out.append("mac-address=").append(mac).append('\n');
     }
+    if (clonedMac != null) {
+      out.append("cloned-mac-address=").append(clonedMac).append('\n');
+    }
     if (mtu != null) {
       out.append("mtu=").append(mtu).append('\n');
     }
-    v4.render(out);
-    v6.render(out);
+    if (bondMode != null) {
+      out.append("\n[bond]\nmode=").append(bondMode).append('\n');
+      bondOptions.forEach((k, v) -> out.append(k).append('=').append(v).append('\n'));
+    }
+    if (vlanId != null) {
+      out.append("\n[vlan]\nflags=").append(vlanFlags).append('\n').append("id=").append(vlanId).append('\n')
+          .append("parent=").append(vlanParent).append('\n');
+      if (vlanProtocol != null) {
+        out.append("protocol=").append(vlanProtocol).append('\n');
+      }
+    }
+    if (controller == null) {
+      v4.render(out);
+      v6.render(out);
+    }
     return out.toString();
   }
 

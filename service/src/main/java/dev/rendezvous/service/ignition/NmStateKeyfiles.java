@@ -8,7 +8,6 @@ import dev.rendezvous.service.ignition.DiscoveryIgnitionInput.MacInterface;
 import dev.rendezvous.service.ignition.DiscoveryIgnitionInput.StaticNetworkConfig;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,127 +23,44 @@ import java.util.regex.Pattern;
  * NetworkManager keyfiles.
  *
  * <p>Supported NMState subset: {@code interfaces} of type {@code ethernet} (state up, optional
- * mac-address and mtu) with {@code ipv4}/{@code ipv6} (enabled, dhcp, autoconf, static address
- * list), {@code dns-resolver.config} (server, search) and {@code routes.config} (destination,
- * next-hop-address, next-hop-interface, metric, table-id). Anything else is refused, naming the
- * field {@code static_network_config}.
+ * mac-address and mtu), {@code bond} ({@code link-aggregation}: mode, port, options) and {@code vlan} ({@code vlan}:
+ * base-iface, id; on an ethernet NIC or a bond; see {@link BondsAndVlans}), with {@code ipv4}/{@code ipv6} (enabled,
+ * dhcp, autoconf, static address list), {@code dns-resolver.config} (server, search) and {@code routes.config}
+ * (destination, next-hop-address, next-hop-interface, metric, table-id). Anything else is refused, naming the field
+ * {@code static_network_config}.
  *
  * <p>Layout, as upstream's: host {@code i}'s profiles are
  * {@code /etc/assisted/network/host<i>/<nic>.nmconnection} with its {@code mac_interface.ini}
- * ({@code <mac>=<nic>} lines, sorted), and {@code pre-network-manager-config.sh} (run by its unit
+ * ({@code <mac>=<nic>} lines, sorted), and {@link PreNetworkManagerConfig}'s script (run by its unit
  * before NetworkManager) copies the profiles of the host whose MACs this machine has into
  * {@code /etc/NetworkManager/system-connections}. Unlike upstream's script, it renames nothing:
  * each profile is bound to its NIC by {@code ethernet.mac-address}, so NetworkManager applies it to
  * whichever device has that MAC, whatever the kernel named it. An ethernet interface without a map
  * entry is accepted only when its name is a predictable physical name ({@code en...}), as upstream
- * checks, and that profile is bound by {@code interface-name}.
+ * checks, and that profile is bound by {@code interface-name}. A VLAN on such a NIC names its parent by the NIC
+ * profile's UUID, for the same reason; a bond and its VLANs have the names the YAML gives them.
  */
 public final class NmStateKeyfiles {
 
   public static final String FIELD = "static_network_config";
   /** Where each host's files go: {@code host<i>/<nic>.nmconnection} and {@code host<i>/mac_interface.ini}, as upstream. */
   public static final String NETWORK_DIR = "/etc/assisted/network";
-  public static final String SCRIPT_PATH = "/usr/local/bin/pre-network-manager-config.sh";
-  public static final String UNIT_NAME = "pre-network-manager-config.service";
   /** systemd's predictable names of physical NICs (man systemd.net-naming-scheme), as upstream checks them. */
   private static final Pattern PREDICTABLE_NAME = Pattern.compile("en[PsvxXbucaipod]");
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Pattern MAC = Pattern.compile("([0-9A-Fa-f]{2}:){5}[0-9A-Fa-f]{2}");
   private static final Pattern NIC = Pattern.compile("[A-Za-z0-9_.-]{1,15}");
   private static final Pattern DOMAIN = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]{0,252})?");
+  private static final List<String> TYPES = List.of("ethernet", "bond", "vlan");
   private static final Set<String> TOP_LEVEL = Set.of("interfaces", "dns-resolver", "routes");
-  private static final Set<String> IFACE_KEYS = Set.of("name", "type", "state", "mac-address", "identifier", "mtu", "ipv4", "ipv6");
+  private static final Set<String> IFACE_KEYS = Set.of("name", "type", "state", "mac-address", "identifier", "mtu", "ipv4",
+      "ipv6", "link-aggregation", "vlan");
   private static final Set<String> IP_KEYS = Set.of("enabled", "dhcp", "autoconf", "address", "auto-dns");
 
   /** A generated file: absolute path, octal mode, content. */
   public record GeneratedFile(String path, int mode, String content) {}
 
   private NmStateKeyfiles() {}
-
-  /**
-   * The files as upstream's {@code static-network-config} download: a tar of the absolute paths,
-   * each mode 0600 (mtime 0, owner root, so the same config gives the same bytes).
-   */
-  public static byte[] archive(List<GeneratedFile> files) {
-    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    try (org.apache.commons.compress.archivers.tar.TarArchiveOutputStream tar =
-        new org.apache.commons.compress.archivers.tar.TarArchiveOutputStream(bytes)) {
-      tar.setLongFileMode(org.apache.commons.compress.archivers.tar.TarArchiveOutputStream.LONGFILE_POSIX);
-      for (GeneratedFile f : files) {
-        byte[] content = f.content().getBytes(StandardCharsets.UTF_8);
-        org.apache.commons.compress.archivers.tar.TarArchiveEntry e =
-            new org.apache.commons.compress.archivers.tar.TarArchiveEntry(f.path(), true);
-        e.setMode(0100000 | f.mode());
-        e.setSize(content.length);
-        e.setModTime(0);
-        tar.putArchiveEntry(e);
-        tar.write(content);
-        tar.closeArchiveEntry();
-      }
-      tar.finish();
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-    return bytes.toByteArray();
-  }
-
-  /** The script that picks this machine's host directory by MAC and installs its profiles. */
-  public static String script() {
-    return """
-        #!/bin/bash
-        # Rendezvous: install the static network profiles of the host whose mac_interface.ini lists
-        # a MAC address of this machine (the profiles are bound to their NICs by MAC address).
-        set -eu
-        shopt -s nullglob
-        network_dir=%s
-        target=/etc/NetworkManager/system-connections
-        lower() { tr '[:upper:]' '[:lower:]'; }
-        for dir in "$network_dir"/host*; do
-          [ -f "$dir/mac_interface.ini" ] || continue
-          found=""
-          while IFS='=' read -r mac nic || [ -n "$mac" ]; do
-            [ -n "$mac" ] || continue
-            want=$(printf '%%s' "$mac" | lower)
-            for address in /sys/class/net/*/address; do
-              if [ "$(lower < "$address")" = "$want" ]; then
-                device=$(basename "$(dirname "$address")")
-                echo "static network: $nic ($mac) is $device"
-                found=yes
-              fi
-            done
-          done < "$dir/mac_interface.ini"
-          if [ -n "$found" ]; then
-            mkdir -p "$target"
-            for f in "$dir"/*.nmconnection; do
-              install -m 0600 "$f" "$target/$(basename "$f")"
-            done
-            echo "static network: installed the profiles of $(basename "$dir")"
-            exit 0
-          fi
-        done
-        echo "static network: no host configuration lists a MAC address of this machine"
-        """.formatted(NETWORK_DIR);
-  }
-
-  /** Runs {@link #script()} once the NICs are known and before NetworkManager reads its profiles. */
-  public static String unit() {
-    return """
-        [Unit]
-        Description=Install this host's static network configuration (Rendezvous)
-        Wants=systemd-udev-settle.service network-pre.target
-        After=systemd-udev-settle.service
-        Before=network-pre.target NetworkManager.service
-        ConditionPathExists=%s
-
-        [Service]
-        Type=oneshot
-        RemainAfterExit=yes
-        ExecStart=%s
-
-        [Install]
-        WantedBy=multi-user.target
-        """.formatted(NETWORK_DIR, SCRIPT_PATH);
-  }
 
   public static List<GeneratedFile> convert(List<StaticNetworkConfig> hosts) {
     List<GeneratedFile> out = new ArrayList<>();
@@ -222,6 +138,12 @@ public final class NmStateKeyfiles {
         }
       }
     }
+    for (KeyfileProfile p : BondsAndVlans.link(profiles, macByNic, nic -> PREDICTABLE_NAME.matcher(nic).lookingAt(),
+        where, mapWhere)) {
+      if (p.mac != null && !hostMacs.contains(p.mac)) {
+        claim(macOwner, p.mac, index, where);
+      }
+    }
     routes(root.path("routes"), profiles, where);
     dns(root.path("dns-resolver"), profiles, where);
     String dir = NETWORK_DIR + "/host" + index + "/";
@@ -260,8 +182,14 @@ public final class NmStateKeyfiles {
       throw bad(where, "invalid interface name " + name);
     }
     String type = n.path("type").asText("ethernet");
-    if (!type.equals("ethernet")) {
-      throw bad(where, "interface " + name + " has unsupported type " + type + " (supported: ethernet)");
+    if (!TYPES.contains(type)) {
+      throw bad(where, "interface " + name + " has unsupported type " + type + " (supported: " + String.join(", ", TYPES)
+          + ")");
+    }
+    for (String[] own : new String[][] {{"link-aggregation", "bond"}, {"vlan", "vlan"}}) {
+      if (n.has(own[0]) && !type.equals(own[1])) {
+        throw bad(where, "interface " + name + " of type " + type + " has " + own[0] + " (only a " + own[1] + " has)");
+      }
     }
     String state = n.path("state").asText("up");
     if (!state.equals("up")) {
@@ -269,6 +197,9 @@ public final class NmStateKeyfiles {
         return null;
       }
       throw bad(where, "interface " + name + " has invalid state " + state);
+    }
+    if (!type.equals("ethernet")) {
+      return virtual(n, name, type, where);
     }
     String mac = macByNic.get(name);
     if (n.hasNonNull("mac-address")) {
@@ -295,15 +226,39 @@ public final class NmStateKeyfiles {
       throw bad(mapWhere, "has no entry for interface " + name + " of network_yaml, and " + name
           + " is not a predictable physical interface name (en...)");
     }
-    KeyfileProfile p = new KeyfileProfile(name, mac);
+    return addressing(n, new KeyfileProfile(name, mac), where);
+  }
+
+  /** A bond or a VLAN: its name is its own (no NIC to bind), a mac-address is the one it takes. */
+  private static KeyfileProfile virtual(JsonNode n, String name, String type, String where) {
+    if (n.has("identifier")) {
+      throw bad(where, "interface " + name + ": identifier applies to ethernet interfaces only");
+    }
+    KeyfileProfile p = new KeyfileProfile(name, null, type);
+    if (n.hasNonNull("mac-address")) {
+      String own = n.get("mac-address").asText();
+      if (!MAC.matcher(own).matches()) {
+        throw bad(where, "interface " + name + " has invalid mac-address " + own);
+      }
+      p.clonedMac = own.toUpperCase(Locale.ROOT);
+    }
+    if (type.equals("bond")) {
+      BondsAndVlans.bond(n.path("link-aggregation"), p, where);
+    } else {
+      BondsAndVlans.vlan(n.path("vlan"), p, where);
+    }
+    return addressing(n, p, where);
+  }
+
+  private static KeyfileProfile addressing(JsonNode n, KeyfileProfile p, String where) {
     if (n.has("mtu")) {
       if (!n.get("mtu").canConvertToInt() || n.get("mtu").asInt() < 68 || n.get("mtu").asInt() > 65535) {
-        throw bad(where, "interface " + name + " has invalid mtu");
+        throw bad(where, "interface " + p.name + " has invalid mtu");
       }
       p.mtu = n.get("mtu").asInt();
     }
-    p.v4 = family(n.path("ipv4"), false, name, where);
-    p.v6 = family(n.path("ipv6"), true, name, where);
+    p.v4 = family(n.path("ipv4"), false, p.name, where);
+    p.v6 = family(n.path("ipv6"), true, p.name, where);
     return p;
   }
 

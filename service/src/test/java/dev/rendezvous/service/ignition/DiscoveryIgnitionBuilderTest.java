@@ -207,16 +207,16 @@ class DiscoveryIgnitionBuilderTest {
         .contains("address1=192.168.111.31/24,192.168.111.1\n"));
     assertNotNull(file(c, "/etc/assisted/network/host1/eth1.nmconnection"));
     assertEquals("52:54:00:aa:cc:01=eth0\n52:54:00:aa:cc:02=eth1", contents(c, "/etc/assisted/network/host1/mac_interface.ini"));
-    assertEquals(0755, file(c, NmStateKeyfiles.SCRIPT_PATH).path("mode").asInt());
-    assertTrue(unit(c, NmStateKeyfiles.UNIT_NAME).path("enabled").asBoolean());
-    assertTrue(unit(c, NmStateKeyfiles.UNIT_NAME).path("contents").asText().contains("ExecStart=" + NmStateKeyfiles.SCRIPT_PATH));
+    assertEquals(0755, file(c, PreNetworkManagerConfig.SCRIPT_PATH).path("mode").asInt());
+    assertTrue(unit(c, PreNetworkManagerConfig.UNIT_NAME).path("enabled").asBoolean());
+    assertTrue(unit(c, PreNetworkManagerConfig.UNIT_NAME).path("contents").asText().contains("ExecStart=" + PreNetworkManagerConfig.SCRIPT_PATH));
   }
 
   @Test
   void scriptsAreValidBash() throws Exception {
     JsonNode c = JSON.readTree(builder.build(full(null)));
     for (String script : List.of("/usr/local/bin/rendezvous-agent", "/usr/local/bin/add-ntp-sources.sh",
-        "/etc/profile.d/proxy.sh", NmStateKeyfiles.SCRIPT_PATH)) {
+        "/etc/profile.d/proxy.sh", PreNetworkManagerConfig.SCRIPT_PATH)) {
       Path p = dir.resolve("s.sh");
       Files.writeString(p, contents(c, script));
       Process proc = new ProcessBuilder("bash", "-n", p.toString()).redirectErrorStream(true).start();
