@@ -147,7 +147,7 @@ public final class AgentRuntime {
           config.url().toString(), config.token(),
           new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
               java.time.Duration.ofMinutes(60)),
-          new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), "",
+          new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), root.root(),
               dev.rendezvous.agent.installer.BootOrder.ofThisMachine(commands)));
       running.set(installer); // what a stop-installation step stops
       return installer.run();

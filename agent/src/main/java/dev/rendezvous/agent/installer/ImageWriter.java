@@ -20,9 +20,9 @@ import java.util.zip.CRC32;
 /**
  * Writes the OS to the installation disk. Upstream runs coreos-installer with the image embedded in the live ISO;
  * neither exists here, so either the service's metal image ({@code metal_image_url}, checked against its sha256) is
- * streamed onto the disk, or — without one — a minimal bootable layout is built: a GPT with one boot partition
- * holding an ext4 filesystem ({@code mkfs.ext4 -d}) with the host's Ignition at {@code ignition/config.ign}, the
- * {@code ignition.firstboot} flag and the kernel arguments, which is what Ignition reads on first boot.
+ * streamed onto the disk and its boot partition given what coreos-installer leaves there ({@link BootPartition}), or
+ * — without one — a minimal layout is built: a GPT with one boot partition holding an ext4 filesystem
+ * ({@code mkfs.ext4 -d}) with the same files.
  *
  * <p>Blocking (disk and process I/O): run on a worker thread. The target must be a regular file or a loop device:
  * this program never writes a physical disk of the machine it runs on (tests use file-backed disks).
@@ -90,47 +90,6 @@ public final class ImageWriter {
     }
   }
 
-  /**
-   * After a metal image was written: as coreos-installer, put the Ignition into the image's partition named
-   * {@code boot} (ext4) as {@code ignition/config.ign} with the {@code ignition.firstboot} flag. The partition is
-   * edited with e2fsprogs' debugfs on a copy, then written back.
-   */
-  public static void addIgnition(Path device, byte[] ignition, String kernelArgs) throws IOException, InterruptedException {
-    checkTarget(device);
-    long[] boot = findPartition(device, "boot");
-    Path part = Files.createTempFile("rdv-boot-", ".ext4");
-    Path ign = Files.createTempFile("rdv-ign-", ".json");
-    Path kargs = Files.createTempFile("rdv-kargs-", ".txt");
-    Path empty = Files.createTempFile("rdv-empty-", "");
-    try (FileChannel disk = FileChannel.open(device, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-      long offset = boot[0] * SECTOR;
-      long length = (boot[1] - boot[0] + 1) * SECTOR;
-      try (FileChannel out = FileChannel.open(part, StandardOpenOption.WRITE)) {
-        for (long pos = 0; pos < length; ) {
-          pos += disk.transferTo(offset + pos, length - pos, out.position(pos));
-        }
-      }
-      Files.write(ign, ignition);
-      Files.writeString(kargs, kernelArgs == null ? "" : kernelArgs, StandardCharsets.UTF_8);
-      run("debugfs", "-w", "-R", "mkdir /ignition", part.toString());
-      for (String[] w : new String[][] {{ign.toString(), "/ignition/config.ign"}, {empty.toString(), "/ignition.firstboot"},
-          {kargs.toString(), "/kargs"}}) {
-        run("debugfs", "-w", "-R", "rm " + w[1], part.toString()); // replace an older one (absent: debugfs says so, exit 0)
-        run("debugfs", "-w", "-R", "write " + w[0] + " " + w[1], part.toString());
-      }
-      try (FileChannel in = FileChannel.open(part, StandardOpenOption.READ)) {
-        for (long pos = 0; pos < length; ) {
-          pos += in.transferTo(pos, length - pos, disk.position(offset + pos));
-        }
-      }
-      disk.force(true);
-    } finally {
-      for (Path p : new Path[] {part, ign, kargs, empty}) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
-
   /** First and last LBA of the GPT partition with this name (primary table). */
   static long[] findPartition(Path device, String name) throws IOException {
     try (FileChannel in = FileChannel.open(device, StandardOpenOption.READ)) {
@@ -171,8 +130,12 @@ public final class ImageWriter {
     return Long.parseLong(Files.readString(sectors).strip()) * SECTOR;
   }
 
-  /** Builds the GPT and the boot partition with the Ignition on a device of at least 40 MiB. */
-  public static void writeBootLayout(Path device, byte[] ignition, String kernelArgs, IntConsumer percent)
+  /**
+   * Without an OS image: builds the GPT and a boot partition with what {@link BootPartition} puts in an image's (the
+   * Ignition and its stamp, a boot entry whose options are the installer's kernel arguments, the copied network
+   * profiles), on a device of at least 40 MiB.
+   */
+  public static void writeBootLayout(Path device, BootPartition.Contents contents, IntConsumer percent)
       throws IOException, InterruptedException {
     checkTarget(device);
     long size = deviceSize(device);
@@ -184,9 +147,17 @@ public final class ImageWriter {
     Path fs = staged.resolveSibling(staged.getFileName() + ".ext4");
     try {
       Files.createDirectories(staged.resolve("ignition"));
-      Files.write(staged.resolve("ignition/config.ign"), ignition);
+      Files.write(staged.resolve("ignition/config.ign"), contents.ignition());
       Files.write(staged.resolve("ignition.firstboot"), new byte[0]);
-      Files.writeString(staged.resolve("kargs"), kernelArgs == null ? "" : kernelArgs, StandardCharsets.UTF_8);
+      Path entries = Files.createDirectories(staged.resolve(BootPartition.ENTRIES.substring(1)));
+      Files.writeString(entries.resolve("rendezvous-minimal.conf"), "title Rendezvous minimal layout (no OS image was"
+          + " named)\noptions " + contents.args().applyTo("") + "\n", StandardCharsets.UTF_8);
+      if (!contents.firstbootNetwork().isEmpty()) {
+        Path net = Files.createDirectories(staged.resolve(BootPartition.FIRSTBOOT_NETWORK.substring(1)));
+        for (var f : contents.firstbootNetwork().entrySet()) {
+          Files.write(net.resolve(f.getKey()), f.getValue());
+        }
+      }
       run("mkfs.ext4", "-q", "-F", "-L", "boot", "-d", staged.toString(), fs.toString(), (BOOT_SIZE >> 10) + "k");
       percent.accept(50);
       try (FileChannel out = FileChannel.open(device, StandardOpenOption.WRITE);

@@ -12,37 +12,53 @@ import java.util.concurrent.Executor;
 import java.util.function.IntConsumer;
 
 /**
- * The disk of a real host: the host's Ignition from the service ({@code ignition_url}, else upstream's
- * {@code /v2/infra-env/{ie}/hosts/{h}/downloads/ignition}), then {@link ImageWriter} on a worker thread: the metal
- * image when the service names one, else the minimal boot layout.
+ * The disk of a real host, as upstream's installer drives coreos-installer: the user's installer arguments read
+ * ({@link CoreosInstallerArgs}: a bad one fails the installation before a byte is written), the other bootable
+ * disks the service names ({@code disks_to_format}) quick-formatted as upstream's installer does (their first sector
+ * zeroed, best effort), the host's Ignition fetched ({@code ignition_url}, else upstream's
+ * {@code /v2/infra-env/{ie}/hosts/{h}/downloads/ignition}), then on a worker thread the OS image written
+ * ({@code --image-file} from this host, else {@code --image-url}, else the service's metal image checked against its
+ * sha256) and its boot partition given the Ignition, the kernel arguments and, with {@code --copy-network}, this
+ * host's NetworkManager profiles ({@link BootPartition}); without any image, the minimal boot layout.
  */
 public final class RealDisk implements Installer.Disk {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(RealDisk.class);
   private final ServiceCalls service;
   private final HttpClient http;
   private final Executor blocking;
-  private final String kernelArgs;
+  private final Path hostRoot;
 
   private final BootOrder bootOrder;
   private volatile Thread writer;
   private volatile boolean stopped;
 
-  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, String kernelArgs) {
-    this(service, http, blocking, kernelArgs, null);
+  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, Path hostRoot) {
+    this(service, http, blocking, hostRoot, null);
   }
 
-  /** With {@code bootOrder}: after the write, the disk becomes the firmware's first boot entry (null: never). */
-  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, String kernelArgs, BootOrder bootOrder) {
+  /**
+   * {@code hostRoot}: where this host's files are ({@code /} on a host; a test's directory), for
+   * {@code --network-dir} and {@code --image-file}. With {@code bootOrder}: after the write, the disk becomes the
+   * firmware's first boot entry (null: never).
+   */
+  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, Path hostRoot, BootOrder bootOrder) {
     this.bootOrder = bootOrder;
     this.service = service;
     this.http = http;
     this.blocking = blocking;
-    this.kernelArgs = kernelArgs;
+    this.hostRoot = hostRoot;
   }
 
   @Override
   public CompletableFuture<Void> write(InstallRequest r, IntConsumer percent) {
     if (r.bootDevice() == null || r.bootDevice().isBlank()) {
       return CompletableFuture.failedFuture(new IllegalArgumentException("the install request names no boot device"));
+    }
+    CoreosInstallerArgs args;
+    try {
+      args = CoreosInstallerArgs.parse(r.installerArgs());
+    } catch (IllegalArgumentException e) {
+      return CompletableFuture.failedFuture(e);
     }
     Path device = Path.of(r.bootDevice());
     CompletableFuture<byte[]> ignition = r.ignitionUrl() != null && !r.ignitionUrl().isBlank()
@@ -54,19 +70,32 @@ public final class RealDisk implements Installer.Disk {
         if (stopped) {
           throw new java.io.InterruptedIOException("the installation was stopped");
         }
-        if (r.metalImageUrl() != null && !r.metalImageUrl().isBlank()) {
-          HttpResponse<InputStream> image = http.send(HttpRequest.newBuilder(URI.create(r.metalImageUrl())).build(),
+        java.util.Map<String, byte[]> network = args.copyNetwork()
+            ? BootPartition.networkProfiles(onHost(args.networkDir())) : java.util.Map.of();
+        formatOtherDisks(r);
+        BootPartition.Contents contents = new BootPartition.Contents(ign, args, network);
+        if (args.imageFile() != null) {
+          Path file = onHost(args.imageFile());
+          try (InputStream in = Files.newInputStream(file)) {
+            ImageWriter.writeImage(in, Files.size(file), null, device, percent);
+          }
+          BootPartition.customize(device, contents);
+        } else if (args.imageUrl() != null || (r.metalImageUrl() != null && !r.metalImageUrl().isBlank())) {
+          // the user's --image-url is theirs to vouch for; the service's image is checked against its sha256
+          String url = args.imageUrl() != null ? args.imageUrl() : r.metalImageUrl();
+          HttpResponse<InputStream> image = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
               HttpResponse.BodyHandlers.ofInputStream());
           if (image.statusCode() != 200) {
-            throw new java.io.IOException("GET " + r.metalImageUrl() + " answered " + image.statusCode());
+            image.body().close();
+            throw new java.io.IOException("GET " + url + " answered " + image.statusCode());
           }
           try (InputStream in = image.body()) {
-            ImageWriter.writeImage(in, image.headers().firstValueAsLong("Content-Length").orElse(-1), r.metalImageSha256(),
-                device, percent);
+            ImageWriter.writeImage(in, image.headers().firstValueAsLong("Content-Length").orElse(-1),
+                args.imageUrl() != null ? null : r.metalImageSha256(), device, percent);
           }
-          ImageWriter.addIgnition(device, ign, kernelArgs);
+          BootPartition.customize(device, contents);
         } else {
-          ImageWriter.writeBootLayout(device, ign, kernelArgs, percent);
+          ImageWriter.writeBootLayout(device, contents, percent);
         }
         // a file or loop device is no boot disk of this machine: its firmware boot entries are never touched for one
         if (bootOrder != null && !Files.isRegularFile(device) && !device.getFileName().toString().startsWith("loop")) {
@@ -79,6 +108,33 @@ public final class RealDisk implements Installer.Disk {
         Thread.interrupted(); // a stop's interrupt must not outlive this write on the pool's thread
       }
     }, blocking);
+  }
+
+  /** A path of this host's filesystem, under its root. */
+  private Path onHost(String path) {
+    return hostRoot.resolve(path.startsWith("/") ? path.substring(1) : path);
+  }
+
+  /**
+   * Upstream's quick format of the other bootable disks (so the firmware cannot boot an old OS from one of them):
+   * their first sector zeroed, best effort, a failure only logged. As everywhere here, a disk that is not a file or
+   * a loop device is never written: it is skipped, and said so.
+   */
+  private void formatOtherDisks(InstallRequest r) {
+    for (String id : r.disksToFormat() == null ? java.util.List.<String>of() : r.disksToFormat()) {
+      Path disk = Path.of(id);
+      try {
+        ImageWriter.checkTarget(disk);
+        try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(disk,
+            java.nio.file.StandardOpenOption.WRITE)) {
+          ImageWriter.writeFully(out, java.nio.ByteBuffer.allocate((int) ImageWriter.SECTOR), 0);
+          out.force(true);
+        }
+        LOG.atInfo().addKeyValue("host_id", r.hostId()).log("formatted " + id + " (its first sector zeroed)");
+      } catch (java.io.IOException e) {
+        LOG.atWarn().addKeyValue("host_id", r.hostId()).log("could not format " + id + ": " + e.getMessage());
+      }
+    }
   }
 
   /** Breaks off the write: interrupting the thread closes the disk's channel (an interruptible FileChannel). */

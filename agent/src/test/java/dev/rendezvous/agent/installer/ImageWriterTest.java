@@ -39,7 +39,8 @@ class ImageWriterTest {
     Path disk = disk(64);
     byte[] ignition = "{\"ignition\":{\"version\":\"3.2.0\"},\"storage\":{\"files\":[]}}".getBytes(StandardCharsets.UTF_8);
     List<Integer> percents = new ArrayList<>();
-    ImageWriter.writeBootLayout(disk, ignition, "console=ttyS0", percents::add);
+    ImageWriter.writeBootLayout(disk, contents(ignition, java.util.Map.of("eth0.nmconnection", "[connection]\n"),
+        "--append-karg", "console=ttyS0"), percents::add);
     assertEquals(100, percents.get(percents.size() - 1));
 
     byte[] raw = Files.readAllBytes(disk);
@@ -72,8 +73,17 @@ class ImageWriterTest {
     Path part = dir.resolve("boot.ext4");
     Files.write(part, java.util.Arrays.copyOfRange(raw, 2048 * 512, 2048 * 512 + (32 << 20)));
     assertArrayEquals(ignition, debugfsCat(part, "/ignition/config.ign"));
-    assertEquals("console=ttyS0", new String(debugfsCat(part, "/kargs"), StandardCharsets.UTF_8));
+    assertTrue(new String(debugfsCat(part, "/loader/entries/rendezvous-minimal.conf"), StandardCharsets.UTF_8)
+        .contains("\noptions console=ttyS0\n"));
+    assertEquals("[connection]\n", new String(debugfsCat(part, "/coreos-firstboot-network/eth0.nmconnection"),
+        StandardCharsets.UTF_8));
     assertEquals(0, debugfsCat(part, "/ignition.firstboot").length);
+  }
+
+  static BootPartition.Contents contents(byte[] ignition, java.util.Map<String, String> network, String... args) {
+    java.util.Map<String, byte[]> files = new java.util.TreeMap<>();
+    network.forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+    return new BootPartition.Contents(ignition, CoreosInstallerArgs.parse(List.of(args)), files);
   }
 
   private static byte[] debugfsCat(Path fs, String file) throws Exception {
@@ -114,7 +124,8 @@ class ImageWriterTest {
         "losetup is not available here");
     try {
       assertEquals(48L << 20, ImageWriter.deviceSize(Path.of(loop)));
-      ImageWriter.writeBootLayout(Path.of(loop), "{}".getBytes(StandardCharsets.UTF_8), "", p -> { });
+      ImageWriter.writeBootLayout(Path.of(loop), contents("{}".getBytes(StandardCharsets.UTF_8), java.util.Map.of()),
+          p -> { });
       byte[] raw = Files.readAllBytes(backing);
       long last = raw.length / 512 - 1;
       assertEquals("EFI PART", new String(raw, (int) (last * 512), 8, StandardCharsets.US_ASCII),
@@ -191,19 +202,21 @@ class ImageWriterTest {
   }
 
   @Test
-  void aMetalImageGetsTheHostIgnitionInItsBootPartition() throws Exception {
-    // a CoreOS-shaped metal image: GPT with a partition labelled boot (ext4), built by the writer itself
+  void aMetalImageGetsWhatCoreosInstallerLeavesInItsBootPartition() throws Exception {
+    // a CoreOS-shaped metal image: GPT with a partition labelled boot (ext4) holding a boot entry, built by the writer
     Path image = dir.resolve("metal.img");
     try (RandomAccessFile f = new RandomAccessFile(image.toFile(), "rw")) {
       f.setLength(40L << 20);
     }
-    ImageWriter.writeBootLayout(image, "{\"old\":true}".getBytes(StandardCharsets.UTF_8), "", p -> { });
+    ImageWriter.writeBootLayout(image, contents("{\"old\":true}".getBytes(StandardCharsets.UTF_8), java.util.Map.of(),
+        "--append-karg", "root=UUID=1234", "--append-karg", "quiet"), p -> { });
     byte[] metal = Files.readAllBytes(image);
     String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(metal));
     Path disk = disk(64);
     ImageWriter.writeImage(new ByteArrayInputStream(metal), metal.length, sha, disk, p -> { });
     byte[] ignition = "{\"ignition\":{\"version\":\"3.2.0\"}}".getBytes(StandardCharsets.UTF_8);
-    ImageWriter.addIgnition(disk, ignition, "ip=dhcp");
+    BootPartition.customize(disk, contents(ignition, java.util.Map.of("bond0.nmconnection", "[connection]\nid=bond0\n",
+        "eth0.nmconnection", "[connection]\nid=eth0\n"), "--delete-karg", "quiet", "--append-karg=ip=dhcp", "-n"));
 
     long[] boot = ImageWriter.findPartition(disk, "boot");
     assertEquals(2048, boot[0]);
@@ -211,7 +224,61 @@ class ImageWriterTest {
     Path part = dir.resolve("boot.ext4");
     Files.write(part, java.util.Arrays.copyOfRange(raw, (int) (boot[0] * 512), (int) ((boot[1] + 1) * 512)));
     assertArrayEquals(ignition, debugfsCat(part, "/ignition/config.ign"), "the host's Ignition replaced the image's");
-    assertEquals("ip=dhcp", new String(debugfsCat(part, "/kargs"), StandardCharsets.UTF_8));
+    assertTrue(debugfs(part, "stat /ignition").contains("Mode:  0700"), "the Ignition's directory is root's alone");
+    assertTrue(debugfs(part, "stat /ignition/config.ign").contains("Mode:  0600"));
+    assertEquals("title Rendezvous minimal layout (no OS image was named)\noptions root=UUID=1234 ip=dhcp\n",
+        new String(debugfsCat(part, "/loader/entries/rendezvous-minimal.conf"), StandardCharsets.UTF_8),
+        "quiet deleted, ip=dhcp appended, as coreos-installer edits the default entry");
+    assertEquals("[connection]\nid=bond0\n", new String(debugfsCat(part, "/coreos-firstboot-network/bond0.nmconnection"),
+        StandardCharsets.UTF_8));
+    assertEquals("[connection]\nid=eth0\n", new String(debugfsCat(part, "/coreos-firstboot-network/eth0.nmconnection"),
+        StandardCharsets.UTF_8));
     assertThrows(IOException.class, () -> ImageWriter.findPartition(disk, "root"), "no such partition: a clear error");
+  }
+
+  private static String debugfs(Path fs, String request) throws Exception {
+    Process p = new ProcessBuilder("debugfs", "-R", request, fs.toString()).redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertEquals(0, p.waitFor());
+    return out;
+  }
+
+  @Test
+  void installerArgumentsAreReadAsCoreosInstallerReadsThem() {
+    CoreosInstallerArgs a = CoreosInstallerArgs.parse(List.of("--append-karg", "console=ttyS0,115200",
+        "--delete-karg=rhgb", "--copy-network", "--network-dir", "/etc/custom", "--image-url=http://x/img.raw"));
+    assertEquals(List.of("console=ttyS0,115200"), a.appendKargs());
+    assertEquals("quiet console=ttyS0,115200", a.applyTo("rhgb  quiet rhgb"));
+    assertTrue(a.copyNetwork());
+    assertEquals("/etc/custom", a.networkDir());
+    assertEquals("http://x/img.raw", a.imageUrl());
+    assertEquals(CoreosInstallerArgs.NETWORK_DIR, CoreosInstallerArgs.parse(List.of("-n")).networkDir());
+    for (List<String> bad : List.of(List.of("--append-karg"), List.of("--save-partlabel", "data"),
+        List.of("--wipe-everything"))) {
+      assertThrows(IllegalArgumentException.class, () -> CoreosInstallerArgs.parse(bad), bad.toString());
+    }
+  }
+
+  @Test
+  void aBootEntryWithoutAnOptionsLineIsAnErrorNotASilentSkip() throws Exception {
+    Path disk = disk(48);
+    ImageWriter.writeBootLayout(disk, contents("{}".getBytes(StandardCharsets.UTF_8), java.util.Map.of()), p -> { });
+    // replace the entry with one that has no options line, as a broken image would
+    long[] boot = ImageWriter.findPartition(disk, "boot");
+    byte[] raw = Files.readAllBytes(disk);
+    Path part = dir.resolve("broken.ext4");
+    Files.write(part, java.util.Arrays.copyOfRange(raw, (int) (boot[0] * 512), (int) ((boot[1] + 1) * 512)));
+    Path entry = dir.resolve("entry.conf");
+    Files.writeString(entry, "title no options\n");
+    debugfs(part, "rm /loader/entries/rendezvous-minimal.conf");
+    new ProcessBuilder("debugfs", "-w", "-R", "write " + entry + " /loader/entries/z.conf", part.toString()).start()
+        .waitFor();
+    try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(disk,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      out.write(java.nio.ByteBuffer.wrap(Files.readAllBytes(part)), boot[0] * 512);
+    }
+    IOException e = assertThrows(IOException.class, () -> BootPartition.customize(disk,
+        contents("{}".getBytes(StandardCharsets.UTF_8), java.util.Map.of(), "--append-karg", "x=1")));
+    assertTrue(e.getMessage().contains("z.conf: couldn't locate 'options' line"), e.getMessage());
   }
 }

@@ -258,7 +258,7 @@ class InstallerTest {
     Installer installer = new Installer(r, calls, timers, (x, y, z) -> {
       throw new AssertionError("a worker starts no controller");
     }, url, "agent-token", new Installer.Timings(Duration.ZERO, Duration.ofMillis(20), Duration.ofSeconds(20)),
-        new RealDisk(calls, http, Executors.newSingleThreadExecutor(), ""));
+        new RealDisk(calls, http, Executors.newSingleThreadExecutor(), dir));
     CompletableFuture<Void> run = installer.run();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (!stages.getOrDefault(host, List.of()).contains("Writing image to disk") && System.nanoTime() < deadline) {
@@ -301,7 +301,7 @@ class InstallerTest {
     new Installer(r, calls, timers, (x, y, z) -> {
       throw new AssertionError("a master starts no controller");
     }, url, "agent-token", new Installer.Timings(Duration.ZERO, Duration.ofMillis(20), Duration.ofSeconds(20)),
-        new RealDisk(calls, http, Executors.newSingleThreadExecutor(), "")).run().get(30, TimeUnit.SECONDS);
+        new RealDisk(calls, http, Executors.newSingleThreadExecutor(), dir)).run().get(30, TimeUnit.SECONDS);
 
     List<String> reported = stages.get(host);
     assertEquals(List.of("Starting installation", "Installing"), reported.subList(0, 2));
