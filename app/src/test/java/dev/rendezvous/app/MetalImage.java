@@ -38,6 +38,8 @@ final class MetalImage implements AutoCloseable {
   static final long ROOT_FIRST = BOOT_LAST + 1;
   static final long ROOT_LAST = ROOT_FIRST + (8L << 20) / SECTOR - 1;
   static final String OS_RELEASE = "NAME=\"Rendezvous test CoreOS\"\nID=rhcos\n";
+  /** The kernel arguments of the image's boot entry, as a CoreOS image's default entry has its own. */
+  static final String OPTIONS = "root=UUID=rdv-test-root rw ignition.platform.id=metal quiet";
 
   /** What the server answers a client. */
   enum Answer { IMAGE, NOT_FOUND, CORRUPTED }
@@ -65,7 +67,8 @@ final class MetalImage implements AutoCloseable {
         "-n", "2:" + BOOT_FIRST + ":" + BOOT_LAST, "-t", "2:8300", "-c", "2:boot",
         "-n", "3:" + ROOT_FIRST + ":" + ROOT_LAST, "-t", "3:8300", "-c", "3:root", img.toString());
     Path boot = Files.createDirectories(dir.resolve("boot-tree/loader/entries"));
-    Files.writeString(boot.resolve("ostree-1-rhcos.conf"), "title Red Hat Enterprise Linux CoreOS (test)\n");
+    Files.writeString(boot.resolve("ostree-1-rhcos.conf"), "title Red Hat Enterprise Linux CoreOS (test)\nversion 1\n"
+        + "linux /ostree/rhcos/vmlinuz\ninitrd /ostree/rhcos/initramfs.img\noptions " + OPTIONS + "\n");
     Path root = Files.createDirectories(dir.resolve("root-tree/etc"));
     Files.writeString(root.resolve("os-release"), OS_RELEASE);
     for (String[] fs : new String[][] {{"boot", "boot-tree", "32M"}, {"root", "root-tree", "8M"}}) {
@@ -164,6 +167,16 @@ final class MetalImage implements AutoCloseable {
    * flag, as coreos-installer leaves them.
    */
   void assertInstalledOn(Path disk, byte[] ignition, Path scratch) throws Exception {
+    assertInstalledOn(disk, ignition, scratch, OPTIONS, Map.of());
+  }
+
+  /**
+   * As {@link #assertInstalledOn(Path, byte[], Path)}, the boot entry's {@code options} line being {@code options}
+   * (the installer's kernel arguments applied) and {@code coreos-firstboot-network/} holding exactly {@code network}
+   * (file name to content: the discovery host's profiles copied by --copy-network).
+   */
+  void assertInstalledOn(Path disk, byte[] ignition, Path scratch, String options, Map<String, String> network)
+      throws Exception {
     byte[] head = readHead(disk);
     assertEquals((byte) 0x55, head[510], disk + ": protective MBR signature");
     assertEquals((byte) 0xAA, head[511], disk + ": protective MBR signature");
@@ -189,8 +202,18 @@ final class MetalImage implements AutoCloseable {
     try {
       assertArrayEquals(ignition, debugfsCat(bootFs, "/ignition/config.ign"), disk + ": ignition/config.ign");
       assertTrue(debugfs(bootFs, "stat /ignition.firstboot").contains("Type: regular"), disk + ": ignition.firstboot");
-      assertTrue(new String(debugfsCat(bootFs, "/loader/entries/ostree-1-rhcos.conf"), StandardCharsets.UTF_8)
-          .startsWith("title Red Hat Enterprise Linux CoreOS"), disk + ": the image's own boot files stay");
+      String entry = new String(debugfsCat(bootFs, "/loader/entries/ostree-1-rhcos.conf"), StandardCharsets.UTF_8);
+      assertTrue(entry.startsWith("title Red Hat Enterprise Linux CoreOS"), disk + ": the image's own boot files stay");
+      assertEquals("options " + options, entry.lines().filter(l -> l.startsWith("options ")).findFirst().orElse(null),
+          disk + ": the boot entry's kernel arguments");
+      String listing = debugfs(bootFs, "ls -p /coreos-firstboot-network");
+      if (network.isEmpty()) {
+        assertTrue(listing.contains("File not found"), disk + ": no network profiles were asked for: " + listing);
+      }
+      for (Map.Entry<String, String> f : network.entrySet()) {
+        assertEquals(f.getValue(), new String(debugfsCat(bootFs, "/coreos-firstboot-network/" + f.getKey()),
+            StandardCharsets.UTF_8), disk + ": " + f.getKey() + " copied for the first boot");
+      }
     } finally {
       Files.deleteIfExists(bootFs);
     }

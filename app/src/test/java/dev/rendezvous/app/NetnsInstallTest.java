@@ -1,5 +1,6 @@
 package dev.rendezvous.app;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -42,6 +43,12 @@ class NetnsInstallTest {
 
   /** Kept after the run (agents', controller's and mock cluster's logs); the disks' files are removed. */
   static final Path WORK = Path.of("target", "netns-install").toAbsolutePath();
+  /**
+   * A host's own installer arguments (the user's, PATCHed before the installation), and what its disk must then show:
+   * the boot entry's options and the profiles in coreos-firstboot-network.
+   */
+  record Custom(List<String> args, String options, Map<String, String> network) {}
+  static final Map<Integer, Custom> CUSTOM = new java.util.concurrent.ConcurrentHashMap<>();
   static String skip;
   static MetalImage image;
   static Rendezvous system;
@@ -119,6 +126,15 @@ class NetnsInstallTest {
     for (int i = 1; i <= 5; i++) {
       downloadsBefore.put(i, image.downloads(hosts.address(i)));
     }
+    // host-4 (a worker) as a user at an edge site would set it up: a serial console instead of quiet boot, and the
+    // network profiles it reached the service with (here from a directory of its own) carried to its first boot
+    Path profiles = Files.createDirectories(hosts.hostRoot(4).resolve("opt/rdv-network"));
+    String bond = "[connection]\nid=bond0\ntype=bond\ninterface-name=bond0\n";
+    Files.writeString(profiles.resolve("bond0.nmconnection"), bond);
+    Files.createDirectories(profiles.resolve("not-a-profile.d")); // coreos-installer copies regular files only
+    CUSTOM.put(4, new Custom(List.of("--append-karg", "console=ttyS0,115200n8", "--delete-karg", "quiet",
+        "--copy-network", "--network-dir", "/opt/rdv-network"),
+        MetalImage.OPTIONS.replace(" quiet", "") + " console=ttyS0,115200n8", Map.of("bond0.nmconnection", bond)));
     Install ha = Install.discover("ha", List.of(1, 2, 3, 4, 5),
         Map.of(1, "master", 2, "master", 3, "master", 4, "worker", 5, "worker"));
     try (NewCluster cluster = NewCluster.start(Files.createDirectories(WORK.resolve("logs/ha")))) {
@@ -172,6 +188,14 @@ class NetnsInstallTest {
   @Order(2)
   void aSingleNodeInstallsInPlaceAndTheClusterIsInstalled() throws Exception {
     Assumptions.assumeTrue(skip == null, () -> "skipped: " + skip);
+    // every namespace sees the machine's /dev: host-6 also sees the disks hosts 1-5 were installed on, bootable other
+    // disks, which the service asks it to quick-format (upstream's installer zeroes their first sector)
+    List<Integer> bootableBefore = new ArrayList<>();
+    for (int i = 1; i <= 5; i++) {
+      if (mbrSignature(Path.of(hosts.loopDevice(i)))) {
+        bootableBefore.add(i);
+      }
+    }
     Install sno = Install.discover("sno", List.of(6), Map.of(6, "master"));
     try (NewCluster cluster = NewCluster.start(Files.createDirectories(WORK.resolve("logs/sno")))) {
       sno.playTheNewCluster(cluster);
@@ -186,6 +210,25 @@ class NetnsInstallTest {
     assertEquals(List.of("Starting installation", "Installing", "Waiting for bootkube", "Writing image to disk", "Rebooting",
         "Joined", "Done"), sno.stages(id));
     assertEquals(200, api.get("/clusters/" + sno.cluster + "/downloads/credentials?file_name=kubeconfig").status());
+    long formatEvents = api.get("/events?cluster_id=" + sno.cluster).array().stream().map(JsonObject.class::cast)
+        .filter(e -> "quick_disk_format_performed".equals(e.getString("name"))).count();
+    assertEquals(bootableBefore.size(), formatEvents, "a quick-format event per bootable other disk " + bootableBefore);
+    for (int i : bootableBefore) {
+      byte[] head = new byte[1024];
+      try (var in = Files.newInputStream(Path.of(hosts.loopDevice(i)))) {
+        assertEquals(1024, in.readNBytes(head, 0, 1024));
+      }
+      assertArrayEquals(new byte[512], java.util.Arrays.copyOf(head, 512), "host-" + i + "'s disk: first sector zeroed");
+      assertEquals("EFI PART", new String(head, 512, 8, java.nio.charset.StandardCharsets.US_ASCII),
+          "host-" + i + "'s disk: a quick format, not a wipe");
+    }
+  }
+
+  private static boolean mbrSignature(Path disk) throws java.io.IOException {
+    byte[] head = new byte[512];
+    try (var in = Files.newInputStream(disk)) {
+      return in.readNBytes(head, 0, 512) == 512 && head[510] == 0x55 && head[511] == (byte) 0xAA;
+    }
   }
 
   @Test
@@ -274,6 +317,12 @@ class NetnsInstallTest {
         Api.Reply r = api.patch("/infra-envs/" + infraEnv + "/hosts/" + ids.get(i), patch);
         assertEquals(201, r.status(), r.body());
         assertEquals(diskId, r.json().getString("installation_disk_id"), "the chosen disk is the host's installation disk");
+        Custom custom = CUSTOM.get(i);
+        if (custom != null) {
+          Api.Reply a = api.patch("/infra-envs/" + infraEnv + "/hosts/" + ids.get(i) + "/installer-args",
+              new JsonObject().put("args", new JsonArray(custom.args())));
+          assertEquals(201, a.status(), a.body());
+        }
       }
       try {
         Await.until("the cluster ready", PATIENCE, () -> "ready".equals(api.get("/clusters/" + cluster).json().getString("status")));
@@ -320,7 +369,9 @@ class NetnsInstallTest {
           if (!checked.containsKey(id) && Set.of("Rebooting", "Joined", "Done").contains(stage)) {
             // the disk as the machine would boot it: the image and this host's own Ignition, as the API serves it
             byte[] ignition = api.bytes("/infra-env/" + infraEnv + "/hosts/" + id + "/downloads/ignition");
-            image.assertInstalledOn(Path.of(hosts.loopDevice(nums.get(id))), ignition, WORK);
+            Custom custom = CUSTOM.get(nums.get(id));
+            image.assertInstalledOn(Path.of(hosts.loopDevice(nums.get(id))), ignition, WORK,
+                custom == null ? MetalImage.OPTIONS : custom.options(), custom == null ? Map.of() : custom.network());
             checked.put(id, true);
             kube.kubeletRegisters(node, hosts.address(nums.get(id)), "worker".equals(role(id)) ? "worker" : "master");
             kubelet.put(id, node);
