@@ -2,6 +2,7 @@ package dev.rendezvous.agent;
 
 import dev.rendezvous.agent.dryrun.DryRunExecutors;
 import dev.rendezvous.agent.dryrun.DryRunHost;
+import dev.rendezvous.agent.executor.ApiVipConnectivityExecutor;
 import dev.rendezvous.agent.executor.ConnectivityCheckExecutor;
 import dev.rendezvous.agent.executor.ContainerImageAvailabilityExecutor;
 import dev.rendezvous.agent.executor.DiskSpeedCheckExecutor;
@@ -12,6 +13,7 @@ import dev.rendezvous.agent.executor.LogsGatherExecutor;
 import dev.rendezvous.agent.executor.LogsUploader;
 import dev.rendezvous.agent.executor.NtpSynchronizerExecutor;
 import dev.rendezvous.agent.executor.StopInstallationExecutor;
+import dev.rendezvous.agent.executor.TangConnectivityExecutor;
 import dev.rendezvous.agent.inventory.HardwareProbe;
 import dev.rendezvous.agent.inventory.InventoryCollector;
 import dev.rendezvous.agent.inventory.InventoryTruncation;
@@ -202,6 +204,10 @@ public final class AgentRuntime {
     m.put(StepTypes.INSTALLATION_DISK_SPEED_CHECK, new DiskSpeedCheckExecutor(root, 22L * 1024 * 1024));
     m.put(StepTypes.CONTAINER_IMAGE_AVAILABILITY, new ContainerImageAvailabilityExecutor(commands));
     m.put(StepTypes.LOGS_GATHER, new LogsGatherExecutor(root, commands, config.logFile(), uploader));
+    java.net.http.HttpClient probes = java.net.http.HttpClient.newBuilder()
+        .connectTimeout(java.time.Duration.ofSeconds(10)).build();
+    m.put(StepTypes.TANG_CONNECTIVITY_CHECK, new TangConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
+    m.put(StepTypes.API_VIP_CONNECTIVITY_CHECK, new ApiVipConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands, () -> {
       dev.rendezvous.agent.installer.Installer i = running.getAndSet(null);
       if (i != null) {

@@ -1,5 +1,6 @@
 package dev.rendezvous.agent.wire;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import java.util.List;
@@ -57,4 +58,33 @@ public final class StepModels {
   public record LogsGatherRequest(
       String clusterId, String infraEnvId, String hostId, Boolean bootstrap, Boolean installerGather,
       List<String> masterIps) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record TangConnectivityRequest(String tangServers) {}
+
+  /** One entry of the tang_servers JSON string: a server's URL and the thumbprint of its signing key. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record TangServer(String url, String thumbprint) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  public record TangConnectivityResponse(boolean isSuccess, List<TangServerResponse> tangServerResponse) {}
+
+  /** A server's advertisement: its JWS payload and signatures, as the server sent them. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record TangServerResponse(String tangUrl, String payload, List<com.fasterxml.jackson.databind.JsonNode> signatures) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record ApiVipConnectivityRequest(String url, String caCertificate, List<RequestHeader> requestHeaders,
+      String ignitionEndpointToken) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record RequestHeader(String key, String value) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record ApiVipConnectivityResponse(boolean isSuccess, String url, String downloadError, String ignition) {}
 }

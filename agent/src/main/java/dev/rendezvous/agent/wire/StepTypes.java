@@ -12,6 +12,9 @@ public final class StepTypes {
   public static final String LOGS_GATHER = "logs-gather";
   public static final String STOP_INSTALLATION = "stop-installation";
   public static final String INSTALL = "install";
+  public static final String TANG_CONNECTIVITY_CHECK = "tang-connectivity-check";
+  public static final String API_VIP_CONNECTIVITY_CHECK = "api-vip-connectivity-check";
+  public static final String VERIFY_VIPS = "verify-vips";
 
   private StepTypes() {}
 }
