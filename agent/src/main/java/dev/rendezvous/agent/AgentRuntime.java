@@ -14,6 +14,7 @@ import dev.rendezvous.agent.executor.LogsUploader;
 import dev.rendezvous.agent.executor.NtpSynchronizerExecutor;
 import dev.rendezvous.agent.executor.StopInstallationExecutor;
 import dev.rendezvous.agent.executor.TangConnectivityExecutor;
+import dev.rendezvous.agent.executor.VerifyVipsExecutor;
 import dev.rendezvous.agent.inventory.HardwareProbe;
 import dev.rendezvous.agent.inventory.InventoryCollector;
 import dev.rendezvous.agent.inventory.InventoryTruncation;
@@ -206,6 +207,7 @@ public final class AgentRuntime {
     m.put(StepTypes.LOGS_GATHER, new LogsGatherExecutor(root, commands, config.logFile(), uploader));
     java.net.http.HttpClient probes = java.net.http.HttpClient.newBuilder()
         .connectTimeout(java.time.Duration.ofSeconds(10)).build();
+    m.put(StepTypes.VERIFY_VIPS, new VerifyVipsExecutor(commands, collector::interfaces));
     m.put(StepTypes.TANG_CONNECTIVITY_CHECK, new TangConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.API_VIP_CONNECTIVITY_CHECK, new ApiVipConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands, () -> {

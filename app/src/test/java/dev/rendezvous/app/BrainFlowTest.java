@@ -90,7 +90,7 @@ class BrainFlowTest {
     return answerChecks(gw, name, new Ready(cluster, infraEnv, hosts), hosts);
   }
 
-  /** Answers inventory, connectivity, DNS and NTP for each (discovering) host, as agents would. */
+  /** Answers inventory, connectivity, DNS, NTP and the VIPs' check for each (discovering) host, as agents would. */
   static Ready answerChecks(GatewayDouble gw, String name, Ready r, List<String> hosts) {
     return answerChecks(gw, name, r, hosts, i -> GatewayDouble.inventory(i, 8));
   }
@@ -114,6 +114,9 @@ class BrainFlowTest {
       gw.reply(cluster, infraEnv, h, "connectivity-check", 0, GatewayDouble.connectivity(peers));
       gw.reply(cluster, infraEnv, h, "domain-resolution", 0, GatewayDouble.domainResolution(name, "example.com"));
       gw.reply(cluster, infraEnv, h, "ntp-synchronizer", 0, GatewayDouble.ntp());
+      // the cluster's VIPs (createCluster's), nothing answering at them
+      gw.reply(cluster, infraEnv, h, "verify-vips", 0, "[{\"vip\":\"192.168.111.5\",\"vip_type\":\"api\","
+          + "\"verification\":\"succeeded\"},{\"vip\":\"192.168.111.4\",\"vip_type\":\"ingress\",\"verification\":\"succeeded\"}]");
       gw.checkIn(cluster, infraEnv, h);
     }
     return new Ready(cluster, infraEnv, hosts);

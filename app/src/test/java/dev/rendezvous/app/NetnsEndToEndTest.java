@@ -88,6 +88,27 @@ class NetnsEndToEndTest {
         Await.until("host 2 known again", Duration.ofSeconds(120), () -> statuses(api, cluster).equals("known,known,known"));
         Await.until("the cluster ready again", Duration.ofSeconds(60),
             () -> "ready".equals(api.get(cluster).json().getString("status")));
+
+        // The cluster's own load balancer instead: its VIPs must be free. The API VIP asked for is the bridge's
+        // address, which the machine holds; the agents' verify-vips (arping from their namespaces) find it answered.
+        Api.Reply patched = api.patch(cluster, new JsonObject().put("user_managed_networking", false)
+            .put("platform", new JsonObject().put("type", "baremetal"))
+            .put("machine_networks", new JsonArray().add(new JsonObject().put("cidr", "10.250.0.0/24")))
+            .put("api_vips", new JsonArray().add(new JsonObject().put("ip", NetnsAgents.BRIDGE_ADDRESS)))
+            .put("ingress_vips", new JsonArray().add(new JsonObject().put("ip", "10.250.0.210"))));
+        assertEquals(201, patched.status(), patched.body());
+        Await.until("the API VIP found in use", Duration.ofSeconds(60), () -> validation(api, cluster, "api-vips-valid")
+            .equals("failure: api vips <" + NetnsAgents.BRIDGE_ADDRESS + "> is already in use in cidr 10.250.0.0/24"));
+        assertEquals("success: ingress vips 10.250.0.210 belongs to the Machine CIDR and is not in use.",
+            Await.until("the ingress VIP verified", Duration.ofSeconds(30), () -> {
+              String v = validation(api, cluster, "ingress-vips-valid");
+              return v.startsWith("success") ? v : null;
+            }));
+        assertTrue(!"ready".equals(api.get(cluster).json().getString("status")));
+        assertEquals(201, api.patch(cluster, new JsonObject().put("api_vips", new JsonArray()
+            .add(new JsonObject().put("ip", "10.250.0.211")))).status());
+        Await.until("the new API VIP verified free", Duration.ofSeconds(60), () -> validation(api, cluster, "api-vips-valid")
+            .equals("success: api vips 10.250.0.211 belongs to the Machine CIDR and is not in use."));
       } finally {
         for (Object h : api.get(cluster + "/hosts").array()) {
           JsonObject host = (JsonObject) h;
@@ -98,6 +119,20 @@ class NetnsEndToEndTest {
             + api.get(cluster).json().getString("validations_info"));
       }
     }
+  }
+
+  /** "status: message" of one of the cluster's validations. */
+  private static String validation(Api api, String cluster, String id) {
+    JsonObject info = new JsonObject(api.get(cluster).json().getString("validations_info"));
+    for (String category : info.fieldNames()) {
+      for (Object o : info.getJsonArray(category)) {
+        JsonObject v = (JsonObject) o;
+        if (id.equals(v.getString("id"))) {
+          return v.getString("status") + ": " + v.getString("message");
+        }
+      }
+    }
+    return "(no " + id + ")";
   }
 
   /** The hosts' statuses, sorted, comma-separated. */

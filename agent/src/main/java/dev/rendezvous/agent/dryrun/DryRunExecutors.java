@@ -43,6 +43,8 @@ public final class DryRunExecutors {
     m.put(StepTypes.INSTALL, canned(s -> StepOutcome.ok("")));
     m.put("tang-connectivity-check", canned(s -> StepOutcome.ok("{\"is_success\":true,\"tang_server_response\":[]}")));
     m.put("api-vip-connectivity-check", canned(s -> StepOutcome.ok("{\"is_success\":true}")));
+    // as upstream's dry-run agent: every VIP free (a simulated network has no other machine to hold one)
+    m.put(StepTypes.VERIFY_VIPS, canned(DryRunExecutors::verifyVips));
     m.put(StepTypes.LOGS_GATHER, new DryRunLogs(uploader));
     return m;
   }
@@ -63,6 +65,15 @@ public final class DryRunExecutors {
         return true;
       }
     };
+  }
+
+  static StepOutcome verifyVips(Step step) {
+    List<StepModels.VerifyVip> vips = WireJson.read(step.arg(0), WireJson.listOf(StepModels.VerifyVip.class));
+    List<StepModels.VerifiedVip> out = new ArrayList<>();
+    for (StepModels.VerifyVip v : vips) {
+      out.add(new StepModels.VerifiedVip(v.vip(), v.vipType(), "succeeded"));
+    }
+    return StepOutcome.ok(WireJson.write(out));
   }
 
   static StepOutcome connectivity(DryRunHost host, Step step) {

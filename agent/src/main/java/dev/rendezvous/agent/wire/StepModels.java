@@ -87,4 +87,13 @@ public final class StepModels {
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record ApiVipConnectivityResponse(boolean isSuccess, String url, String downloadError, String ignition) {}
+
+  /** verify-vips: args[0] is a bare JSON array of these; the output an array of {@link VerifiedVip}. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record VerifyVip(String vip, String vipType) {}
+
+  /** verification: succeeded (nothing answers at the VIP) or failed (something does: the address is taken). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record VerifiedVip(String vip, String vipType, String verification) {}
 }

@@ -39,6 +39,24 @@ class SmallStepExecutorsTest {
   }
 
   @Test
+  void verifyVipsFindsAVipSomethingAnswersAtOnTheLocalLinkAndPingsOffLink() throws Exception {
+    FixtureCommands commands = new FixtureCommands().installed("ping").on(List.of("arping"), c -> {
+      String ip = c.get(c.size() - 1);
+      return new CommandResult(ip.equals("192.0.2.5") ? 0 : 1, "", "", false);
+    }).on(List.of("ping"), c -> new CommandResult(c.get(c.size() - 1).equals("198.51.100.9") ? 0 : 1, "", "", false));
+    StepOutcome out = new VerifyVipsExecutor(commands, ConnectivityCheckExecutorTest::vmInterfaces).execute(step("verify-vips",
+        "[{\"vip\":\"192.0.2.5\",\"vip_type\":\"api\"},{\"vip\":\"192.0.2.6\",\"vip_type\":\"ingress\"},"
+            + "{\"vip\":\"198.51.100.9\",\"vip_type\":\"api\"}]"));
+    assertEquals(List.of(new StepModels.VerifiedVip("192.0.2.5", "api", "failed"),
+        new StepModels.VerifiedVip("192.0.2.6", "ingress", "succeeded"),
+        new StepModels.VerifiedVip("198.51.100.9", "api", "failed")),
+        WireJson.read(out.output(), WireJson.listOf(StepModels.VerifiedVip.class)));
+    assertTrue(commands.calls().stream().filter(c -> c.get(0).equals("arping")).allMatch(c -> c.containsAll(List.of("-I", "eth0"))),
+        "on-link VIPs are asked by ARP from the NIC on their network: " + commands.calls());
+    assertTrue(commands.calls().stream().anyMatch(c -> c.get(0).equals("ping") && c.contains("198.51.100.9")));
+  }
+
+  @Test
   void freeAddressesFallsBackToPingOffLink() throws Exception {
     FixtureCommands commands = new FixtureCommands().on(List.of("ping"), c -> new CommandResult(1, "", "", false));
     StepOutcome out = new FreeAddressesExecutor(commands, ConnectivityCheckExecutorTest::vmInterfaces, 4)

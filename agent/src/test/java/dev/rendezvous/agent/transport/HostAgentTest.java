@@ -109,7 +109,7 @@ class HostAgentTest {
     assertEquals(1, hello.path("versions").get(0).asInt());
     assertEquals(AgentVersion.VERSION, hello.path("agent_version").asText());
 
-    gateway.queueSteps(HOST, steps(step("inventory", "inventory-0001", HOST), step("verify-vips", "verify-vips-0001", "[]")));
+    gateway.queueSteps(HOST, steps(step("inventory", "inventory-0001", HOST), step("dhcp-lease-allocate", "dhcp-lease-allocate-0001", "{}")));
     gateway.await("two replies", 5000, g -> g.replies().size() == 2);
     StepReply inv = reply(gateway, "inventory-0001");
     assertEquals("ws", transportOf(gateway, "inventory-0001"));
@@ -117,9 +117,9 @@ class HostAgentTest {
     Inventory inventory = WireJson.read(inv.output(), Inventory.class);
     assertEquals("rdv-dry-0", inventory.hostname());
     assertEquals(8, inventory.cpu().count());
-    StepReply unknown = reply(gateway, "verify-vips-0001");
+    StepReply unknown = reply(gateway, "dhcp-lease-allocate-0001");
     assertEquals(-1, unknown.exitCode());
-    assertTrue(unknown.error().contains("'verify-vips' is not supported"), unknown.error());
+    assertTrue(unknown.error().contains("'dhcp-lease-allocate' is not supported"), unknown.error());
 
     gateway.await("agent heartbeat", 4000, g -> g.heartbeatsFromAgents() >= 1);
     long deadline = System.currentTimeMillis() + 3000;
@@ -139,13 +139,13 @@ class HostAgentTest {
     gateway.await("websocket session", 5000, g -> g.connected(HOST));
     assertEquals(List.of(1, 2), WireJson.MAPPER.convertValue(gateway.hellos().get(0).path("versions"),
         WireJson.MAPPER.getTypeFactory().constructCollectionType(List.class, Integer.class)));
-    gateway.queueSteps(HOST, steps(step("inventory", "inventory-0002", HOST), step("verify-vips", "verify-vips-0002", "[]")));
+    gateway.queueSteps(HOST, steps(step("inventory", "inventory-0002", HOST), step("dhcp-lease-allocate", "dhcp-lease-allocate-0002", "{}")));
     gateway.await("two replies", 5000, g -> g.replies().size() == 2);
     assertEquals("ws-binary", transportOf(gateway, "inventory-0002"), "the output after the header, not inside it");
     assertEquals("rdv-dry-0", WireJson.read(reply(gateway, "inventory-0002").output(), Inventory.class).hostname());
-    StepReply unknown = reply(gateway, "verify-vips-0002");
+    StepReply unknown = reply(gateway, "dhcp-lease-allocate-0002");
     assertEquals(-1, unknown.exitCode());
-    assertTrue(unknown.error().contains("'verify-vips' is not supported"), unknown.error());
+    assertTrue(unknown.error().contains("'dhcp-lease-allocate' is not supported"), unknown.error());
     long deadline = System.currentTimeMillis() + 3000;
     while (runtime.stats().repliesDelivered.sum() < 2 && System.currentTimeMillis() < deadline) {
       Thread.sleep(20);

@@ -97,6 +97,16 @@ public final class SnapshotMapper {
     if (results.has("tang_connectivity")) {
       b.tangConnectivity(StepOutputs.tangConnectivity(results.get("tang_connectivity").toString()));
     }
+    if (results.has("vips_verification")) {
+      Map<String, String> v = new TreeMap<>();
+      results.get("vips_verification").fields().forEachRemaining(e -> v.put(e.getKey(), e.getValue().asText()));
+      b.vipVerifications(v);
+    }
+    if (results.has("vips_free")) {
+      Map<String, Boolean> v = new TreeMap<>();
+      results.get("vips_free").fields().forEachRemaining(e -> v.put(e.getKey(), e.getValue().asBoolean()));
+      b.vipsFree(v);
+    }
     for (String k : MODELED_RESULTS) {
       results.remove(k);
     }
@@ -104,7 +114,7 @@ public final class SnapshotMapper {
   }
 
   private static final List<String> MODELED_RESULTS = List.of("ntp_sources", "domain_name_resolutions",
-      "images_status", "disks_info", "api_vip_connectivity", "tang_connectivity");
+      "images_status", "disks_info", "api_vip_connectivity", "tang_connectivity", "vips_verification", "vips_free");
 
   public static StoredHost stored(HostRecord r) {
     return stored(r, null, null);
@@ -159,6 +169,12 @@ public final class SnapshotMapper {
     }
     if (h.tangConnectivity() != null) {
       results.set("tang_connectivity", JSON.valueToTree(h.tangConnectivity()));
+    }
+    if (!h.vipVerifications().isEmpty()) {
+      results.set("vips_verification", JSON.valueToTree(new TreeMap<>(h.vipVerifications())));
+    }
+    if (!h.vipsFree().isEmpty()) {
+      results.set("vips_free", JSON.valueToTree(new TreeMap<>(h.vipsFree())));
     }
     String inventory = p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
         : h.inventory() == null ? null : inventoryText != null ? inventoryText : StepOutputs.toJson(h.inventory());

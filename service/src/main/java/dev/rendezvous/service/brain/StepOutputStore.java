@@ -1,5 +1,6 @@
 package dev.rendezvous.service.brain;
 
+import dev.rendezvous.service.domain.Cidr;
 import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.EventSeverity;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
@@ -19,7 +20,7 @@ import java.util.Optional;
 /**
  * What each step type's output changes on its host (upstream's reply routing): the inventory (and the installation disk
  * it picks), the connectivity report, NTP sources, domain resolutions, VIP and Tang reachability, image availability,
- * disk speed, free addresses; an install command that failed moves the host. Outputs the domain reads are parsed
+ * disk speed, free addresses (and whether the cluster's VIPs are among them), the VIPs' verification; an install command that failed moves the host. Outputs the domain reads are parsed
  * strictly ({@link InvalidStepOutputException} names the field). No I/O.
  */
 final class StepOutputStore {
@@ -105,8 +106,21 @@ final class StepOutputStore {
               + r.ioSyncDuration() + " ms, threshold " + threshold + " ms)"));
         }
       }
+      case VERIFY_VIPS -> {
+        Map<String, String> verdicts = new LinkedHashMap<>();
+        for (StepOutputs.VerifiedVip v : StepOutputs.verifiedVips(output)) {
+          if (v.verification().equals("succeeded") || v.verification().equals("failed")) {
+            verdicts.put(v.vip(), v.verification()); // "unverified" says nothing: the free lists may
+          }
+        }
+        b.vipVerifications(verdicts);
+      }
       case FREE_NETWORK_ADDRESSES -> {
         w.putRecord(w.record(h.id()).withOtherResult("free_addresses", validJson(output, "free_addresses")));
+        Map<String, Boolean> free = vipsFree(w.cluster(), StepOutputs.freeAddresses(output));
+        if (!free.equals(h.vipsFree())) {
+          w.put(w.record(h.id()).snapshot().toBuilder().vipsFree(free).build());
+        }
         return false;
       }
       default -> {
@@ -115,6 +129,22 @@ final class StepOutputStore {
     }
     w.put(b.build());
     return false;
+  }
+
+  /** For each of the cluster's VIPs in a network this sweep covered: whether nothing answered at it. */
+  static Map<String, Boolean> vipsFree(ClusterContext c, List<StepOutputs.FreeNetworkAddresses> sweep) {
+    if (c == null) {
+      return Map.of();
+    }
+    Map<String, Boolean> free = new LinkedHashMap<>();
+    for (String vip : c.allVips()) {
+      for (StepOutputs.FreeNetworkAddresses n : sweep) {
+        if (n.network() != null && Cidr.parse(n.network()).map(x -> x.containsAddress(vip)).orElse(false)) {
+          free.put(vip, n.freeAddresses() != null && n.freeAddresses().contains(vip));
+        }
+      }
+    }
+    return free;
   }
 
   private static String validJson(String output, String what) {

@@ -396,7 +396,7 @@ final class Work {
    * Whether something other hosts' plans or the cluster's state depend on moved in this unit: a host's status,
    * roles, bootstrap flag, inventory as others read it ({@link Inventory#sameForPeers}), the peers a connectivity report
    * reaches where only full passes recompute the majority groups ({@link BrainRules#connectivityReadAcrossHosts}),
-   * install disk or clock, a new host, or the cluster itself. A host's own-only change refreshes that host alone: no
+   * install disk or clock, what it found at the VIPs, a new host, or the cluster itself. A host's own-only change refreshes that host alone: no
    * cluster pass follows it.
    */
   boolean sharedInputsChanged() {
@@ -439,7 +439,9 @@ final class Work {
           || (x.connectivity() != y.connectivity() && connectivityShared
               && !dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(x.connectivity(), y.connectivity()))
           || !java.util.Objects.equals(x.installationDiskPath(), y.installationDiskPath())
-          || x.hostTimestamp() != y.hostTimestamp() || !java.util.Objects.equals(x.requestedHostname(), y.requestedHostname())) {
+          || x.hostTimestamp() != y.hostTimestamp() || !java.util.Objects.equals(x.requestedHostname(), y.requestedHostname())
+          // what a host found at the VIPs: the cluster's VIP validations read it (the same answer again moves nothing)
+          || !x.vipVerifications().equals(y.vipVerifications()) || !x.vipsFree().equals(y.vipsFree())) {
         return true;
       }
     }

@@ -47,7 +47,7 @@ public final class Transitions {
       } else if (e instanceof HostEffect.ClearForUnbind) {
         b.clusterId(null).day2(false).connectivity(null).domainResolutions(null).imagesStatus(List.of())
             .installationDiskId(null).installationDiskPath(null).role(HostRole.AUTO_ASSIGN).suggestedRole(null)
-            .bootstrap(false).apiVipConnectivity(null);
+            .bootstrap(false).apiVipConnectivity(null).vipVerifications(null).vipsFree(null);
         progress = HostProgress.NONE;
       } else if (e instanceof HostEffect.SetCluster s) {
         b.clusterId(s.clusterId());

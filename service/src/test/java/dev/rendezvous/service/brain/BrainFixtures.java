@@ -81,6 +81,12 @@ public final class BrainFixtures {
     return root.toString();
   }
 
+  /** verify-vips' answer for the cluster's VIPs: nothing answers at them. */
+  public static String vipsFree() {
+    return "[{\"vip\":\"192.168.111.5\",\"vip_type\":\"api\",\"verification\":\"succeeded\"},"
+        + "{\"vip\":\"192.168.111.4\",\"vip_type\":\"ingress\",\"verification\":\"succeeded\"}]";
+  }
+
   public static String ntp() {
     return "{\"ntp_sources\":[{\"source_name\":\"clock.example.com\",\"source_state\":\"synced\"}]}";
   }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rendezvous.service.domain.DomainConfig;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.ClusterStatus;
 import dev.rendezvous.service.domain.cluster.MajorityGroups;
 import dev.rendezvous.service.domain.host.HostRole;
@@ -84,7 +85,27 @@ class BrainRulesTest {
       unit(w -> rules.stepReply(w, id, "connectivity-check", 0, BrainFixtures.connectivity(peersOf(n)), null, now));
       unit(w -> rules.stepReply(w, id, "domain-resolution", 0, BrainFixtures.domainResolution(), null, now));
       unit(w -> rules.stepReply(w, id, "ntp-synchronizer", 0, BrainFixtures.ntp(), null, now));
+      unit(w -> rules.stepReply(w, id, "verify-vips", 0, BrainFixtures.vipsFree(), null, now));
     }
+  }
+
+  @Test
+  void aVipAnotherMachineAnswersAtKeepsTheClusterFromReadyUntilItIsFree() {
+    discover();
+    assertEquals(ClusterStatus.READY, state.cluster().context().status());
+    UUID two = hosts.get(1);
+    unit(w -> rules.stepReply(w, two, "verify-vips", 0, BrainFixtures.vipsFree().replaceFirst("succeeded", "failed"), null, now));
+    ClusterContext c = state.cluster().context();
+    assertEquals(ClusterStatus.INSUFFICIENT, c.status(), c.statusInfo());
+    assertEquals("api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24",
+        c.validationsInfo().find("api-vips-valid").orElseThrow().message());
+    unit(w -> rules.stepReply(w, two, "verify-vips", 0, BrainFixtures.vipsFree(), null, now));
+    assertEquals(ClusterStatus.READY, state.cluster().context().status(), state.cluster().context().statusInfo());
+
+    // a free-address sweep of the VIPs' network that does not list the ingress VIP: kept on the host for the check
+    unit(w -> rules.stepReply(w, two, "free-network-addresses", 0,
+        "[{\"network\":\"192.168.111.0/24\",\"free_addresses\":[\"192.168.111.5\",\"192.168.111.77\"]}]", null, now));
+    assertEquals(Map.of("192.168.111.5", true, "192.168.111.4", false), host(2).vipsFree());
   }
 
   @Test

@@ -95,6 +95,8 @@ public final class Fixtures {
         .installationDiskId("/dev/disk/by-id/wwn-0x05abcd4ae2c1f2b1")
         .installationDiskPath("/dev/sda")
         .ntpSources(List.of(new StepOutputs.NtpSource("clock.example.com", "synced")))
+        // the default cluster's VIPs, found free by the host's verify-vips
+        .vipVerifications(java.util.Map.of("192.168.111.5", "succeeded", "192.168.111.4", "succeeded"))
         .domainResolutions(new StepOutputs.DomainResolutionResponse(List.of(new StepOutputs.Resolution(
             "validateNoWildcardDNS.ostest.test.metalkube.org", List.of(), List.of(), List.of()))));
   }

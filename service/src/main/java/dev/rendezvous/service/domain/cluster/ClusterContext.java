@@ -140,6 +140,22 @@ public record ClusterContext(
     return ClusterHosts.countNamed(hosts, hostname);
   }
 
+  /** The API VIPs, then the ingress VIPs. */
+  public List<String> allVips() {
+    List<String> all = new ArrayList<>(apiVips);
+    all.addAll(ingressVips);
+    return all;
+  }
+
+  /**
+   * What the hosts found at a VIP, as upstream's VerifyVipFree: a host's verify-vips verdict wins (failed if any host
+   * found something answering there, succeeded if one found nothing); else the free lists (failed if a host's sweep of
+   * the VIP's network did not find it free, succeeded if they all did); else unverified.
+   */
+  public String vipVerification(String vip) {
+    return ClusterHosts.vipVerification(hosts, vip);
+  }
+
   /** Whether an address (without prefix) is on an interface of one of the cluster's hosts (kept, not a pass per ask). */
   public boolean addressInUse(String address) {
     return ClusterHosts.addressInUse(hosts, address);

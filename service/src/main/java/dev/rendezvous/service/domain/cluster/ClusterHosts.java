@@ -221,6 +221,28 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   }
 
   /** Whether an address (without prefix, as {@link Cidr#addressString}) is on an interface of any host. */
+  static String vipVerification(List<HostSnapshot> hosts, String vip) {
+    boolean succeeded = false;
+    boolean freeSomewhere = false;
+    boolean takenSomewhere = false;
+    for (HostSnapshot h : hosts) {
+      String v = h.vipVerifications().get(vip);
+      if ("failed".equals(v)) {
+        return "failed";
+      }
+      succeeded |= "succeeded".equals(v);
+      Boolean free = h.vipsFree().get(vip);
+      if (free != null) {
+        freeSomewhere |= free;
+        takenSomewhere |= !free;
+      }
+    }
+    if (succeeded) {
+      return "succeeded";
+    }
+    return takenSomewhere ? "failed" : freeSomewhere ? "succeeded" : "unverified";
+  }
+
   static boolean addressInUse(List<HostSnapshot> hosts, String address) {
     java.util.Set<String> known = hosts instanceof ClusterHosts h ? h.addresses : null;
     if (known == null) {

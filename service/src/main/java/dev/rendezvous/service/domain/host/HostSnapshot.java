@@ -47,6 +47,8 @@ public record HostSnapshot(
     String installationDiskPath,
     ApiVipConnectivityResponse apiVipConnectivity,
     TangConnectivityResponse tangConnectivity,
+    Map<String, String> vipVerifications,
+    Map<String, Boolean> vipsFree,
     List<String> skipFormattingDiskIds,
     List<String> installerArgs,
     boolean staticNetworking,
@@ -67,6 +69,8 @@ public record HostSnapshot(
     progress = progress == null ? HostProgress.NONE : progress;
     imagesStatus = imagesStatus == null ? List.of() : List.copyOf(imagesStatus);
     diskSpeeds = diskSpeeds == null ? Map.of() : Map.copyOf(diskSpeeds);
+    vipVerifications = vipVerifications == null ? Map.of() : Map.copyOf(vipVerifications);
+    vipsFree = vipsFree == null ? Map.of() : Map.copyOf(vipsFree);
     skipFormattingDiskIds = skipFormattingDiskIds == null ? List.of() : List.copyOf(skipFormattingDiskIds);
     installerArgs = installerArgs == null ? List.of() : List.copyOf(installerArgs);
     ntpSources = ntpSources == null ? null : List.copyOf(ntpSources);
@@ -154,6 +158,8 @@ public record HostSnapshot(
     b.installationDiskPath = installationDiskPath;
     b.apiVipConnectivity = apiVipConnectivity;
     b.tangConnectivity = tangConnectivity;
+    b.vipVerifications = vipVerifications;
+    b.vipsFree = vipsFree;
     b.skipFormattingDiskIds = skipFormattingDiskIds;
     b.installerArgs = installerArgs;
     b.staticNetworking = staticNetworking;
@@ -195,6 +201,8 @@ public record HostSnapshot(
     private String installationDiskPath;
     private ApiVipConnectivityResponse apiVipConnectivity;
     private TangConnectivityResponse tangConnectivity;
+    private Map<String, String> vipVerifications;
+    private Map<String, Boolean> vipsFree;
     private List<String> skipFormattingDiskIds;
     private List<String> installerArgs;
     private boolean staticNetworking;
@@ -232,6 +240,10 @@ public record HostSnapshot(
     public Builder installationDiskPath(String v) { installationDiskPath = v; return this; }
     public Builder apiVipConnectivity(ApiVipConnectivityResponse v) { apiVipConnectivity = v; return this; }
     public Builder tangConnectivity(TangConnectivityResponse v) { tangConnectivity = v; return this; }
+    /** VIP to this host's verify-vips verdict (succeeded: nothing answers there; failed: something does). */
+    public Builder vipVerifications(Map<String, String> v) { vipVerifications = v; return this; }
+    /** VIP to whether this host's last free-addresses sweep of its network found it free. */
+    public Builder vipsFree(Map<String, Boolean> v) { vipsFree = v; return this; }
     public Builder skipFormattingDiskIds(List<String> v) { skipFormattingDiskIds = v; return this; }
     public Builder installerArgs(List<String> v) { installerArgs = v; return this; }
     public Builder staticNetworking(boolean v) { staticNetworking = v; return this; }
@@ -246,6 +258,7 @@ public record HostSnapshot(
           checkedInAt, role, suggestedRole, bootstrap, inventory, requestedHostname, mediaDisconnected,
           hostTimestamp, progress, connectionTimedOut, stageTimedOut, connectivity, ntpSources, domainResolutions,
           imagesStatus, diskSpeeds, installationDiskId, installationDiskPath, apiVipConnectivity, tangConnectivity,
+          vipVerifications, vipsFree,
           skipFormattingDiskIds, installerArgs, staticNetworking, discoveryAgentVersion, logsInfo, logsStartedAt,
           logsCollectedAt, validationsInfo);
     }

@@ -74,6 +74,22 @@ public final class StepOutputs {
     return parse(output, ApiVipConnectivityResponse.class, "api_vip_connectivity");
   }
 
+  /** verify-vips' answer: one verdict per VIP asked about. */
+  public static List<VerifiedVip> verifiedVips(String output) {
+    VerifiedVip[] parsed = parse(output, VerifiedVip[].class, "verify_vips");
+    for (VerifiedVip v : parsed) {
+      if (v == null || v.vip() == null || v.verification() == null) {
+        throw new InvalidStepOutputException("verify_vips", "each entry needs vip and verification", null);
+      }
+    }
+    return List.of(parsed);
+  }
+
+  /** free-network-addresses' answer: per network, the addresses nothing answered at. */
+  public static List<FreeNetworkAddresses> freeAddresses(String output) {
+    return List.of(parse(output, FreeNetworkAddresses[].class, "free_addresses"));
+  }
+
   public static TangConnectivityResponse tangConnectivity(String output) {
     return parse(output, TangConnectivityResponse.class, "tang_connectivity");
   }
@@ -180,4 +196,12 @@ public final class StepOutputs {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record TangConnectivityResponse(boolean isSuccess) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record VerifiedVip(String vip, String vipType, String verification) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record FreeNetworkAddresses(String network, List<String> freeAddresses) {}
 }

@@ -270,11 +270,25 @@ public final class ClusterValidator {
       return new Outcome(PENDING, vips.isEmpty() ? "The " + kind + " virtual IP is undefined." : "Hosts have not been discovered yet");
     }
     String joined = String.join(",", vips);
+    // upstream's VerifyVipWithSingleMachineNetwork, per VIP, its messages
     for (String vip : vips) {
-      boolean inMachine = c.machineNetworks().stream().anyMatch(n -> Cidr.parse(n).map(x -> x.containsAddress(vip)).orElse(false));
-      boolean inUse = c.addressInUse(Cidr.parse(vip).map(Cidr::addressString).orElse(vip));
-      if (!inMachine || inUse) {
-        return new Outcome(FAILURE, name + " " + joined + " does not belong to the Machine CIDR or is already in use.");
+      if (c.machineNetworks().isEmpty()) {
+        return new Outcome(FAILURE, name + " <" + vip + "> cannot be set if Machine Network CIDR is empty");
+      }
+      Optional<String> network = c.machineNetworks().stream()
+          .filter(n -> Cidr.parse(n).map(x -> x.containsAddress(vip)).orElse(false)).findFirst();
+      if (network.isEmpty()) {
+        return new Outcome(FAILURE, name + " <" + vip + "> does not belong to machine-network-cidr <"
+            + c.machineNetworks().get(0) + ">");
+      }
+      // a host's own address, or what the hosts found answering at it (verify-vips, else the free-address sweeps)
+      boolean hostAddress = c.addressInUse(Cidr.parse(vip).map(Cidr::addressString).orElse(vip));
+      String verification = hostAddress ? "failed" : c.vipVerification(vip);
+      if (verification.equals("failed")) {
+        return new Outcome(FAILURE, name + " <" + vip + "> is already in use in cidr " + network.get());
+      }
+      if (!verification.equals("succeeded")) {
+        return new Outcome(FAILURE, name + " <" + vip + "> are not verified yet.");
       }
     }
     return new Outcome(SUCCESS, name + " " + joined + " belongs to the Machine CIDR and is not in use.");

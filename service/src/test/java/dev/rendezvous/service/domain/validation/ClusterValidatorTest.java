@@ -13,6 +13,7 @@ import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.host.HostStatus;
 import java.util.List;
+import java.util.Map;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -44,8 +45,13 @@ class ClusterValidatorTest {
         Arguments.of("api vip missing", (UnaryOperator<ClusterContext.Builder>) b -> b.apiVips(List.of()), "api-vips-defined", FAILURE, "The API virtual IP is undefined and must be provided."),
         Arguments.of("SNO needs no vip", (UnaryOperator<ClusterContext.Builder>) b -> b.controlPlaneCount(1).apiVips(List.of()).hosts(known(1)), "api-vips-defined", SUCCESS, "not required"),
         Arguments.of("api vip valid", (UnaryOperator<ClusterContext.Builder>) b -> b, "api-vips-valid", SUCCESS, "api vips 192.168.111.5 belongs to the Machine CIDR and is not in use."),
-        Arguments.of("api vip in use", (UnaryOperator<ClusterContext.Builder>) b -> b.apiVips(List.of("192.168.111.21")), "api-vips-valid", FAILURE, "does not belong to the Machine CIDR or is already in use."),
-        Arguments.of("ingress vip outside", (UnaryOperator<ClusterContext.Builder>) b -> b.ingressVips(List.of("10.9.9.9")), "ingress-vips-valid", FAILURE, "ingress vips 10.9.9.9 does not belong"),
+        Arguments.of("api vip is a host's address", (UnaryOperator<ClusterContext.Builder>) b -> b.apiVips(List.of("192.168.111.21")), "api-vips-valid", FAILURE, "api vips <192.168.111.21> is already in use in cidr 192.168.111.0/24"),
+        Arguments.of("ingress vip outside", (UnaryOperator<ClusterContext.Builder>) b -> b.ingressVips(List.of("10.9.9.9")), "ingress-vips-valid", FAILURE, "ingress vips <10.9.9.9> does not belong to machine-network-cidr <192.168.111.0/24>"),
+        // what the hosts found at the VIP: verify-vips' verdicts, else the free-address sweeps, else nothing yet
+        Arguments.of("api vip answered by another machine", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of("192.168.111.5", "failed"), Map.of())), "api-vips-valid", FAILURE, "api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24"),
+        Arguments.of("api vip not verified yet", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of())), "api-vips-valid", FAILURE, "api vips <192.168.111.5> are not verified yet."),
+        Arguments.of("api vip free in the sweeps", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of("192.168.111.5", true))), "api-vips-valid", SUCCESS, "belongs to the Machine CIDR and is not in use."),
+        Arguments.of("api vip missing from a sweep's free list", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of("192.168.111.5", false))), "api-vips-valid", FAILURE, "api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24"),
         Arguments.of("all hosts ready", (UnaryOperator<ClusterContext.Builder>) b -> b, "all-hosts-are-ready-to-install", SUCCESS, "All hosts in the cluster are ready to install."),
         Arguments.of("a host insufficient", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(List.of(Fixtures.host(1, HostStatus.INSUFFICIENT).build())), "all-hosts-are-ready-to-install", FAILURE, "The cluster has hosts that are not ready to install."),
         Arguments.of("three master candidates", (UnaryOperator<ClusterContext.Builder>) b -> b, "sufficient-masters-count", SUCCESS, "The cluster has a sufficient number of master candidates."),
@@ -68,6 +74,12 @@ class ClusterValidatorTest {
     ValidationResult r = v.info().find(id).orElseThrow();
     assertEquals(status, r.status(), r.message());
     assertTrue(r.message().contains(fragment), r.message());
+  }
+
+  /** Three known hosts whose verify-vips verdicts and free-address sweeps say {@code verdicts} and {@code free}. */
+  static List<HostSnapshot> vips(Map<String, String> verdicts, Map<String, Boolean> free) {
+    return List.of(1, 2, 3).stream().map(i -> Fixtures.host(i, HostStatus.KNOWN).vipVerifications(i == 1 ? verdicts : Map.of())
+        .vipsFree(free).build()).toList();
   }
 
   @Test
