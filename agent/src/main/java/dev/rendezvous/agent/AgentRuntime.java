@@ -130,8 +130,8 @@ public final class AgentRuntime {
 
   /**
    * A real host's installer: the OS written by {@link dev.rendezvous.agent.installer.RealDisk} (file-backed or loop
-   * disks only), the bootstrap rendering the controller's Job into the new cluster's manifests. It does not reboot
-   * the machine: it reports Rebooting and leaves that to whoever runs it.
+   * disks only, unless the machine was booted from the discovery image: then its disks, and a reboot after), the
+   * bootstrap rendering the controller's Job into the new cluster's manifests.
    */
   private static StepExecutor realInstall(AgentConfig config, HostRoot root, CommandRunner commands,
       java.util.concurrent.atomic.AtomicReference<dev.rendezvous.agent.installer.Installer> running) {
@@ -151,7 +151,8 @@ public final class AgentRuntime {
           new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
               java.time.Duration.ofMinutes(60)),
           new dev.rendezvous.agent.installer.RealDisk(calls, http, Executors.newCachedThreadPool(), root.root(),
-              dev.rendezvous.agent.installer.BootOrder.ofThisMachine(commands)));
+              dev.rendezvous.agent.installer.BootOrder.ofThisMachine(commands),
+              dev.rendezvous.agent.installer.DiscoveryHost.detect(root, commands)));
       running.set(installer); // what a stop-installation step stops
       return installer.run();
     });

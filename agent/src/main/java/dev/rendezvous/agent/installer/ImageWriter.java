@@ -24,8 +24,9 @@ import java.util.zip.CRC32;
  * — without one — a minimal layout is built: a GPT with one boot partition holding an ext4 filesystem
  * ({@code mkfs.ext4 -d}) with the same files.
  *
- * <p>Blocking (disk and process I/O): run on a worker thread. The target must be a regular file or a loop device:
- * this program never writes a physical disk of the machine it runs on (tests use file-backed disks).
+ * <p>Blocking (disk and process I/O): run on a worker thread. The target must be a regular file or a loop device,
+ * unless the machine was booted from the discovery image ({@link DiscoveryHost}): anywhere else this program never
+ * writes a physical disk of the machine it runs on (tests use file-backed disks).
  */
 public final class ImageWriter {
   static final long SECTOR = 512;
@@ -39,16 +40,28 @@ public final class ImageWriter {
 
   /** Refuses anything but a regular file or a loop device. */
   static void checkTarget(Path device) throws IOException {
+    checkTarget(device, false);
+  }
+
+  /** As {@link #checkTarget(Path)}; on a machine booted from the discovery image ({@link DiscoveryHost}) any disk. */
+  static void checkTarget(Path device, boolean discoveryHost) throws IOException {
     String name = device.toRealPath().getFileName().toString();
-    if (!Files.isRegularFile(device) && !name.startsWith("loop")) {
-      throw new IOException("refusing to write " + device + ": only file-backed disks and loop devices are written here");
+    if (!discoveryHost && !Files.isRegularFile(device) && !name.startsWith("loop")) {
+      throw new IOException("refusing to write " + device + ": only file-backed disks and loop devices are written"
+          + " here (a physical disk only on a machine booted from the discovery image)");
     }
   }
 
   /** Streams an image onto the device, verifying its sha256 (hex) when given; percent as it goes. */
   public static void writeImage(InputStream image, long size, String sha256, Path device, IntConsumer percent)
       throws IOException {
-    checkTarget(device);
+    writeImage(image, size, sha256, device, percent, false);
+  }
+
+  /** As {@link #writeImage(InputStream, long, String, Path, IntConsumer)}, any disk on a discovery host. */
+  public static void writeImage(InputStream image, long size, String sha256, Path device, IntConsumer percent,
+      boolean discoveryHost) throws IOException {
+    checkTarget(device, discoveryHost);
     MessageDigest digest = sha256Digest();
     try (FileChannel out = FileChannel.open(device, StandardOpenOption.WRITE, StandardOpenOption.CREATE)) {
       byte[] buf = new byte[1 << 20];
@@ -137,7 +150,13 @@ public final class ImageWriter {
    */
   public static void writeBootLayout(Path device, BootPartition.Contents contents, IntConsumer percent)
       throws IOException, InterruptedException {
-    checkTarget(device);
+    writeBootLayout(device, contents, percent, false);
+  }
+
+  /** As {@link #writeBootLayout(Path, BootPartition.Contents, IntConsumer)}, any disk on a discovery host. */
+  public static void writeBootLayout(Path device, BootPartition.Contents contents, IntConsumer percent,
+      boolean discoveryHost) throws IOException, InterruptedException {
+    checkTarget(device, discoveryHost);
     long size = deviceSize(device);
     if (size < BOOT_START_LBA * SECTOR + BOOT_SIZE + (34 * SECTOR)) {
       throw new IOException(device + " is too small for a boot partition (" + size + " bytes)");

@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The installer (reference §1.3–§1.10, upstream's assisted-installer): stages reported in upstream's order per role,
  * the waits on the other hosts, the bootstrap (or single node) starting the controller, the OS written to the disk
- * ({@link Disk}: simulated in dry-run, {@link ImageWriter} on a real host), then the reboot (never this machine's:
- * a dry-run reports it, a real host leaves a marker). Nothing here blocks a thread: each step is a future, each wait
+ * ({@link Disk}: simulated in dry-run, {@link ImageWriter} on a real host), then the reboot (only of a machine booted
+ * from the discovery image; a dry run reports it, any other host is left to its operator). Nothing here blocks a thread: each step is a future, each wait
  * a scheduled poll, so a swarm of thousands of installers runs on a few threads.
  */
 public final class Installer {
@@ -24,6 +24,14 @@ public final class Installer {
 
     /** Stops a write under way (the installation was cancelled): the write then fails. */
     default void stop() {
+    }
+
+    /** Whether this disk is the machine's own, to boot from: then the machine is rebooted after Rebooting. */
+    default boolean reboots() {
+      return false;
+    }
+
+    default void reboot() throws Exception {
     }
   }
   private static final Logger LOG = LoggerFactory.getLogger(Installer.class);
@@ -93,9 +101,19 @@ public final class Installer {
           .thenCompose(v -> report("Waiting for controller", ""))
           .thenCompose(v -> controllerReady());
     }
-    // never this machine's reboot: a dry run pretends, a real host is left for its operator (or its BMC) to reboot
+    // a dry run pretends; a host booted from the discovery image reboots (in a minute, as upstream's); anything else is
+    // left for its operator (or its BMC) to reboot
     flow = flow.thenCompose(v -> report("Rebooting", disk == null ? (request.singleNode() ? "" : "Dry run: no reboot")
-        : "The disk is written; this agent does not reboot its machine"));
+        : disk.reboots() ? "" : "The disk is written; this agent does not reboot its machine"));
+    if (disk != null && disk.reboots()) {
+      flow = flow.thenRun(() -> {
+        try {
+          disk.reboot();
+        } catch (Exception e) {
+          throw new java.util.concurrent.CompletionException("could not reboot: " + e.getMessage(), e);
+        }
+      });
+    }
     return flow.handle((v, t) -> {
       if (t == null) {
         return CompletableFuture.<Void>completedFuture(null);

@@ -29,19 +29,23 @@ public final class RealDisk implements Installer.Disk {
   private final Path hostRoot;
 
   private final BootOrder bootOrder;
+  private final DiscoveryHost discoveryHost;
   private volatile Thread writer;
   private volatile boolean stopped;
 
   public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, Path hostRoot) {
-    this(service, http, blocking, hostRoot, null);
+    this(service, http, blocking, hostRoot, null, DiscoveryHost.NONE);
   }
 
   /**
    * {@code hostRoot}: where this host's files are ({@code /} on a host; a test's directory), for
    * {@code --network-dir} and {@code --image-file}. With {@code bootOrder}: after the write, the disk becomes the
-   * firmware's first boot entry (null: never).
+   * firmware's first boot entry (null: never). On a {@code discoveryHost} (booted from the discovery image) any disk is
+   * written and the machine rebooted after the Rebooting report; elsewhere file-backed and loop disks only, no reboot.
    */
-  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, Path hostRoot, BootOrder bootOrder) {
+  public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, Path hostRoot, BootOrder bootOrder,
+      DiscoveryHost discoveryHost) {
+    this.discoveryHost = discoveryHost;
     this.bootOrder = bootOrder;
     this.service = service;
     this.http = http;
@@ -77,7 +81,7 @@ public final class RealDisk implements Installer.Disk {
         if (args.imageFile() != null) {
           Path file = onHost(args.imageFile());
           try (InputStream in = Files.newInputStream(file)) {
-            ImageWriter.writeImage(in, Files.size(file), null, device, percent);
+            ImageWriter.writeImage(in, Files.size(file), null, device, percent, discoveryHost.live());
           }
           BootPartition.customize(device, contents);
         } else if (args.imageUrl() != null || (r.metalImageUrl() != null && !r.metalImageUrl().isBlank())) {
@@ -91,11 +95,11 @@ public final class RealDisk implements Installer.Disk {
           }
           try (InputStream in = image.body()) {
             ImageWriter.writeImage(in, image.headers().firstValueAsLong("Content-Length").orElse(-1),
-                args.imageUrl() != null ? null : r.metalImageSha256(), device, percent);
+                args.imageUrl() != null ? null : r.metalImageSha256(), device, percent, discoveryHost.live());
           }
           BootPartition.customize(device, contents);
         } else {
-          ImageWriter.writeBootLayout(device, contents, percent);
+          ImageWriter.writeBootLayout(device, contents, percent, discoveryHost.live());
         }
         // a file or loop device is no boot disk of this machine: its firmware boot entries are never touched for one
         if (bootOrder != null && !Files.isRegularFile(device) && !device.getFileName().toString().startsWith("loop")) {
@@ -108,6 +112,16 @@ public final class RealDisk implements Installer.Disk {
         Thread.interrupted(); // a stop's interrupt must not outlive this write on the pool's thread
       }
     }, blocking);
+  }
+
+  @Override
+  public boolean reboots() {
+    return discoveryHost.live();
+  }
+
+  @Override
+  public void reboot() throws Exception {
+    discoveryHost.reboot();
   }
 
   /** A path of this host's filesystem, under its root. */
@@ -124,7 +138,7 @@ public final class RealDisk implements Installer.Disk {
     for (String id : r.disksToFormat() == null ? java.util.List.<String>of() : r.disksToFormat()) {
       Path disk = Path.of(id);
       try {
-        ImageWriter.checkTarget(disk);
+        ImageWriter.checkTarget(disk, discoveryHost.live());
         try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(disk,
             java.nio.file.StandardOpenOption.WRITE)) {
           ImageWriter.writeFully(out, java.nio.ByteBuffer.allocate((int) ImageWriter.SECTOR), 0);

@@ -196,9 +196,14 @@ class ImageWriterTest {
   }
 
   @Test
-  void aDeviceOfThisMachineIsNeverWritten() {
+  void aDeviceOfThisMachineIsNeverWrittenUnlessItWasBootedFromTheDiscoveryImage() throws Exception {
     assertThrows(IOException.class, () -> ImageWriter.writeImage(new ByteArrayInputStream(new byte[1]), 1, null,
         Path.of("/dev/null"), p -> { }));
+    assertThrows(IOException.class, () -> ImageWriter.writeImage(new ByteArrayInputStream(new byte[1]), 1, null,
+        Path.of("/dev/null"), p -> { }, false));
+    // a discovery host's disks hold no running system: a device is taken (asked of /dev/null, the harmless one)
+    ImageWriter.checkTarget(Path.of("/dev/null"), true);
+    assertThrows(IOException.class, () -> ImageWriter.checkTarget(Path.of("/dev/null"), false));
   }
 
   @Test

@@ -315,4 +315,53 @@ class InstallerTest {
         .redirectError(ProcessBuilder.Redirect.DISCARD).start();
     assertEquals(HOST_IGNITION, new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
   }
+
+  /**
+   * Only a machine booted from the discovery image is rebooted, after Rebooting is reported, as upstream's installer
+   * reboots it (nsenter into the host, shutdown -r +1); a host whose /proc/cmdline has no live image's arguments is
+   * not. No machine is rebooted here: the commands are recorded.
+   */
+  @Test
+  void aDiscoveryHostIsRebootedAfterRebootingAndNoOtherHostIs(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    for (boolean live : new boolean[] {true, false}) {
+      java.nio.file.Path root = dir.resolve(live ? "live" : "installed");
+      java.nio.file.Files.createDirectories(root.resolve("proc"));
+      java.nio.file.Files.writeString(root.resolve("proc/cmdline"), live
+          ? "BOOT_IMAGE=/images/pxeboot/vmlinuz coreos.liveiso=rhcos-418 ignition.firstboot ignition.platform.id=metal\n"
+          : "BOOT_IMAGE=(hd0,gpt3)/ostree/rhcos/vmlinuz root=UUID=1 rw\n");
+      dev.rendezvous.agent.FixtureCommands commands = new dev.rendezvous.agent.FixtureCommands()
+          .on(List.of("nsenter"), "", 0);
+      DiscoveryHost host = DiscoveryHost.detect(new dev.rendezvous.agent.step.HostRoot(root), commands);
+      assertEquals(live, host.live());
+      String id = UUID.randomUUID().toString();
+      InstallRequest r = request(id, "master", 3, "/dev/sdz");
+      String url = "http://127.0.0.1:" + server.getAddress().getPort();
+      ServiceCalls calls = new ServiceCalls(HttpClient.newHttpClient(), url, "agent-token", timers, 3);
+      Installer.Disk disk = new Installer.Disk() {
+        @Override
+        public CompletableFuture<Void> write(InstallRequest request, java.util.function.IntConsumer percent) {
+          percent.accept(100);
+          return CompletableFuture.completedFuture(null);
+        }
+
+        @Override
+        public boolean reboots() {
+          return host.live();
+        }
+
+        @Override
+        public void reboot() throws Exception {
+          assertEquals("Rebooting", stages.get(id).get(stages.get(id).size() - 1), "reported before the reboot");
+          host.reboot();
+        }
+      };
+      new Installer(r, calls, timers, (x, y, z) -> {
+        throw new AssertionError("a master starts no controller");
+      }, url, "agent-token", new Installer.Timings(Duration.ZERO, Duration.ofMillis(20), Duration.ofSeconds(20)), disk)
+          .run().get(30, TimeUnit.SECONDS);
+      assertEquals(live ? List.of(List.of("nsenter", "-t", "1", "-m", "--", "shutdown", "-r", "+1",
+          "Installation completed, server is going to reboot.")) : List.of(), commands.calls());
+    }
+  }
 }
