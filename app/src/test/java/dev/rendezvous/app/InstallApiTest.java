@@ -210,6 +210,50 @@ class InstallApiTest {
     }
   }
 
+  /**
+   * Disk encryption bound to a Tang server on the masters, as a user sets it: refused with the field named when the
+   * servers are malformed; the hosts' Tang check read; the installation carries upstream's MachineConfig for the
+   * masters' root disk to openshift-install's manifests (here: the bootstrap's), listed as the system's.
+   */
+  @Test
+  void tangDiskEncryptionOnTheMastersBecomesTheirMachineConfig() throws Exception {
+    List<String> hosts = BrainFlowTest.newHosts(3);
+    try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
+      String cluster = BrainFlowTest.createCluster(api, "inst-luks");
+      String c = "/clusters/" + cluster;
+      Api.Reply bad = api.patch(c, new JsonObject().put("disk_encryption", new JsonObject().put("enable_on", "masters")
+          .put("mode", "tang").put("tang_servers", "[{\"url\":\"http://tang.example.com:7500\"}]")));
+      assertEquals(400, bad.status(), bad.body());
+      assertTrue(bad.body().contains("tang_servers") && bad.body().contains("Tang thumbprint isn't set"), bad.body());
+      String servers = "[{\"url\":\"http://tang.example.com:7500\",\"thumbprint\":\"PLjNyRdGw03zlRoGjQYMahSZGu9\"}]";
+      Api.Reply set = api.patch(c, new JsonObject().put("disk_encryption", new JsonObject().put("enable_on", "masters")
+          .put("mode", "tang").put("tang_servers", servers)));
+      assertEquals(201, set.status(), set.body());
+      String infraEnv = api.post("/infra-envs", Api.infraEnv("inst-luks-ie", cluster)).json().getString("id");
+      hosts.forEach(h -> gw.register(cluster, infraEnv, h));
+      BrainFlowTest.awaitHosts(api, infraEnv, hosts, "discovering");
+      hosts.forEach(h -> gw.reply(cluster, infraEnv, h, "tang-connectivity-check", 0,
+          "{\"is_success\":true,\"tang_server_response\":[]}"));
+      BrainFlowTest.answerChecks(gw, "inst-luks", new BrainFlowTest.Ready(cluster, infraEnv, hosts), hosts);
+      BrainFlowTest.awaitCluster(api, cluster, "ready");
+      assertEquals(202, api.post(c + "/actions/install", null).status());
+      BrainFlowTest.awaitHosts(api, infraEnv, hosts, "preparing-for-installation");
+      hosts.forEach(h -> gw.reply(cluster, infraEnv, h, "installation-disk-speed-check", 0, GatewayDouble.diskSpeed("/dev/sda", 4)));
+      BrainFlowTest.awaitCluster(api, cluster, "installing");
+
+      List<String> listed = api.get(c + "/manifests?include_system_generated=true").array().stream()
+          .map(o -> ((JsonObject) o).getString("folder") + "/" + ((JsonObject) o).getString("file_name")).toList();
+      assertEquals(List.of("openshift/99-openshift-master-tang-encryption.yaml"), listed, "the masters only");
+      String mc = api.get(c + "/manifests/files?folder=openshift&file_name=99-openshift-master-tang-encryption.yaml").body();
+      assertTrue(mc.contains("kind: MachineConfig") && mc.contains("url: http://tang.example.com:7500")
+          && mc.contains("thumbprint: PLjNyRdGw03zlRoGjQYMahSZGu9") && mc.contains("rd.neednet=1"), mc);
+      String bootstrap = Api.agent(api.port, system.agentToken(infraEnv, cluster)).get(c + "/downloads/files?file_name=bootstrap.ign").body();
+      assertTrue(new JsonObject(bootstrap).getJsonObject("storage").getJsonArray("files").stream().map(o -> (JsonObject) o)
+          .anyMatch(f -> f.getString("path").equals("/opt/openshift/openshift/99-openshift-master-tang-encryption.yaml")),
+          "in the manifests openshift-install (and bootkube) get");
+    }
+  }
+
   @Test
   void filesAreRefusedToStrangersAndBeforeTheInstallationStarts() {
     String cluster = BrainFlowTest.createCluster(api, "inst-refuse");

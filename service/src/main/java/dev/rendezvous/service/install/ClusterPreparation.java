@@ -6,6 +6,7 @@ import dev.rendezvous.bus.event.ClusterPreparationFinished;
 import dev.rendezvous.service.api.RestApi.BusPublisher;
 import dev.rendezvous.service.brain.Brain;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.operators.OperatorManifests;
 import dev.rendezvous.service.repo.ClusterFileRepository;
 import dev.rendezvous.service.repo.ClusterRepository;
@@ -149,10 +150,29 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       InstallConfigInput in = InstallConfigInputs.of(c, hosts.result(), secret.result()).withMirrors(mirrors);
       String release = c.spec().getString("ocp_release_image",
           catalog.find(c.openshiftVersion()).map(ReleaseCatalog.Release::releaseImage).orElse(null));
-      OperatorManifests.Rendered operators = OperatorManifests.render(OperatorTargets.of(c, hosts.result()));
+      OperatorManifests.Rendered operators = withDiskEncryption(
+          OperatorManifests.render(OperatorTargets.of(c, hosts.result())), c, hosts.result());
       return new Prepared(new GenerationRequest(clusterId, c.openshiftVersion(), release, in,
           InstallConfigRenderer.render(in), withOperators(manifests.result(), operators)), operators);
     });
+  }
+
+  /** The system's manifests with the disk encryption's MachineConfigs after the operators' (all upstream adds). */
+  static OperatorManifests.Rendered withDiskEncryption(OperatorManifests.Rendered operators, ClusterRow c,
+      List<HostRepository.HostRow> hosts) {
+    io.vertx.core.json.JsonObject d = c.spec().getJsonObject("disk_encryption");
+    if (d == null) {
+      return operators;
+    }
+    boolean arbiters = hosts.stream().anyMatch(h -> "arbiter".equals(h.role()) || "arbiter".equals(h.suggestedRole()));
+    List<OperatorManifests.File> encryption = DiskEncryptionManifests.render(new ClusterContext.DiskEncryption(
+        d.getString("enable_on", "none"), d.getString("mode", "tpmv2"), d.getString("tang_servers")), arbiters);
+    if (encryption.isEmpty()) {
+      return operators;
+    }
+    List<OperatorManifests.File> files = new java.util.ArrayList<>(operators.files());
+    files.addAll(encryption);
+    return new OperatorManifests.Rendered(files, operators.postInstall());
   }
 
   private Future<Void> finished(UUID clusterId, Instant preparation, String failure) {

@@ -59,7 +59,7 @@ public final class ClusterParams {
     f.put("disk_encryption", object(Map.of(
         "enable_on", oneOf("none", "all", "masters", "arbiters", "workers", "masters,arbiters", "masters,workers", "arbiters,workers", "masters,arbiters,workers"),
         "mode", oneOf("tpmv2", "tang"),
-        "tang_servers", string(0, 65536)), Set.of()));
+        "tang_servers", string(65536, ClusterParams::tangServersProblem)), Set.of()));
     f.put("load_balancer", object(Map.of("type", oneOf("cluster-managed", "user-managed")), Set.of("type")));
     f.put("tags", string(0, 2048));
     // where a day-2 host fetches its Ignition (upstream's ignition-endpoint); the CA is base64 PEM
@@ -199,6 +199,37 @@ public final class ClusterParams {
     } catch (IllegalArgumentException e) {
       return e.getMessage();
     }
+  }
+
+  /** upstream's ValidateDiskEncryptionParams: a JSON array of {url, thumbprint}, each URL absolute, each thumbprint set. */
+  static String tangServersProblem(String s) {
+    if (s.isBlank()) {
+      return null;
+    }
+    io.vertx.core.json.JsonArray servers;
+    try {
+      servers = new io.vertx.core.json.JsonArray(s);
+    } catch (io.vertx.core.json.DecodeException | ClassCastException e) {
+      return "must be a JSON array of {\"url\", \"thumbprint\"}";
+    }
+    for (Object o : servers) {
+      if (!(o instanceof io.vertx.core.json.JsonObject server)) {
+        return "must be a JSON array of {\"url\", \"thumbprint\"}";
+      }
+      String url = server.getValue("url") instanceof String u ? u : "";
+      try {
+        java.net.URI uri = new java.net.URI(url);
+        if (uri.getScheme() == null || uri.getHost() == null) {
+          return "invalid Tang URL '" + url + "'";
+        }
+      } catch (java.net.URISyntaxException e) {
+        return "invalid Tang URL '" + url + "'";
+      }
+      if (!(server.getValue("thumbprint") instanceof String t) || t.isBlank()) {
+        return "Tang thumbprint isn't set for server " + url;
+      }
+    }
+    return null;
   }
 
   static String proxyUrlProblem(String s) {
