@@ -74,6 +74,8 @@ class SwarmTest {
     FleetSwarm.Report sno = run("swarm-install-sno", 1, 1, true, out);
     String log = out.toString(StandardCharsets.UTF_8);
     assertTrue(ha.allInstalled(), log);
+    // the progress lines carry the service's own host counts, not only the cluster list's
+    assertTrue(log.lines().anyMatch(l -> l.contains("  service hosts {") && !l.contains("service hosts {}")), log);
     // the install metrics counted both (other tests of this JVM may have added more)
     String m = Await.until("install metrics", Duration.ofSeconds(20), () -> {
       String text = TestSystem.admin().get("/metrics").body();

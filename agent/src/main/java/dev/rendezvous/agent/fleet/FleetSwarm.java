@@ -197,7 +197,7 @@ public final class FleetSwarm {
       int finished = config.install() ? clusters.getOrDefault("installed", 0) + clusters.getOrDefault("error", 0)
           : clusters.getOrDefault("ready", 0);
       if (System.nanoTime() >= nextReport || finished == config.clusters()) {
-        out.printf("t=%6.1f s  clusters %s  hosts %s%n", seconds(t0), clusters, hosts);
+        out.printf("t=%6.1f s  clusters %s  hosts %s%s%n", seconds(t0), clusters, hosts, serviceCounts());
         nextReport = System.nanoTime() + config.reportEvery().toNanos();
       }
       if (finished == config.clusters()) {
@@ -318,6 +318,33 @@ public final class FleetSwarm {
     return source.substring(0, source.indexOf(',')).endsWith(";base64")
         ? new String(java.util.Base64.getDecoder().decode(data), StandardCharsets.UTF_8)
         : java.net.URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The service's own count of hosts by status and of installing hosts by stage (its fleet gauges on /metrics,
+   * refreshed every 15 s, all clusters of the service), so an installation's progress shows where a person looks;
+   * empty when the service does not answer it.
+   */
+  String serviceCounts() {
+    try {
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.url().replaceAll("/+$", "") + "/metrics"))
+          .timeout(REQUEST_TIMEOUT).GET();
+      if (config.userToken() != null) {
+        b.header("Authorization", "Bearer " + config.userToken());
+      }
+      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() != 200) {
+        return "";
+      }
+      Map<String, Long> statuses = ServiceGauges.byLabel(r.body(), "rdv_hosts", "status");
+      Map<String, Long> stages = ServiceGauges.byLabel(r.body(), "rdv_hosts_installing", "stage");
+      return "  service hosts " + statuses + (stages.isEmpty() ? "" : "  stages " + stages);
+    } catch (IOException e) {
+      return "";
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return "";
+    }
   }
 
   private JsonNode get(String path) throws IOException, InterruptedException {
