@@ -27,6 +27,12 @@ import org.slf4j.LoggerFactory;
  */
 final class FleetMetrics implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FleetMetrics.class);
+  /** The fleet's counts: clusters and hosts by status, installing hosts by stage (one round trip per refresh). */
+  static final String COUNTS = "SELECT 'c' AS kind, status, count(*) AS n FROM clusters GROUP BY status"
+      + " UNION ALL SELECT 'h', status, count(*) FROM hosts GROUP BY status"
+      + " UNION ALL SELECT 's', progress->>'current_stage', count(*) FROM hosts WHERE status IN"
+      + " ('installing', 'installing-in-progress', 'installing-pending-user-action')"
+      + " AND progress->>'current_stage' IS NOT NULL GROUP BY 2";
 
   private final Vertx vertx;
   private final Pool pool;
@@ -108,11 +114,7 @@ final class FleetMetrics implements AutoCloseable {
       return;
     }
     refreshing = true;
-    pool.query("SELECT 'c' AS kind, status, count(*) AS n FROM clusters GROUP BY status"
-            + " UNION ALL SELECT 'h', status, count(*) FROM hosts GROUP BY status"
-            + " UNION ALL SELECT 's', progress->>'current_stage', count(*) FROM hosts WHERE status IN"
-            + " ('installing', 'installing-in-progress', 'installing-pending-user-action')"
-            + " AND progress->>'current_stage' IS NOT NULL GROUP BY 2").execute()
+    pool.query(COUNTS).execute()
         .onSuccess(rows -> {
           Map<String, Long> c = new java.util.HashMap<>();
           Map<String, Long> h = new java.util.HashMap<>();

@@ -51,6 +51,62 @@ class ClusterApiTest {
     assertEquals(404, api.delete("/clusters/" + id).status());
   }
 
+  /** "status: message" of one of the cluster's validations, once the brain evaluated the cluster. */
+  private String validation(String cluster, String id) {
+    return Await.until(id + " evaluated", java.time.Duration.ofSeconds(20), () -> {
+      String info = api.get("/clusters/" + cluster).json().getString("validations_info");
+      if (info == null) {
+        return null;
+      }
+      JsonObject v = new JsonObject(info);
+      for (String category : v.fieldNames()) {
+        for (Object o : v.getJsonArray(category)) {
+          if (id.equals(((JsonObject) o).getString("id"))) {
+            return ((JsonObject) o).getString("status") + ": " + ((JsonObject) o).getString("message");
+          }
+        }
+      }
+      return null;
+    });
+  }
+
+  private String validationBecomes(String cluster, String id, String expected) {
+    return Await.until(id + " to be " + expected, java.time.Duration.ofSeconds(20),
+        () -> expected.equals(validation(cluster, id)) ? expected : null);
+  }
+
+  /**
+   * A third-party CNI needs the user's manifests, as upstream's check says; uploading one satisfies it, deleting the
+   * last one does not; OCI's external platform integration likewise needs its custom manifest.
+   */
+  @Test
+  void aThirdPartyCniOrOciNeedsTheUsersManifests() {
+    String id = api.post("/clusters", Api.cluster("cilium-one").put("network_type", "Cilium")).json().getString("id");
+    String c = "/clusters/" + id;
+    validationBecomes(id, "custom-manifests-requirements-satisfied", "failure: Custom manifests are required for: Cilium"
+        + " network type. Please upload manifests via the custom manifests API.");
+    String content = java.util.Base64.getEncoder().encodeToString(
+        "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: cilium\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    Api.Reply uploaded = api.post(c + "/manifests", new JsonObject().put("folder", "manifests")
+        .put("file_name", "cilium-ns.yaml").put("content", content));
+    assertEquals(201, uploaded.status(), uploaded.body());
+    validationBecomes(id, "custom-manifests-requirements-satisfied", "success: Custom manifests are uploaded");
+    assertEquals(200, api.delete(c + "/manifests?folder=manifests&file_name=cilium-ns.yaml").status());
+    validationBecomes(id, "custom-manifests-requirements-satisfied", "failure: Custom manifests are required for: Cilium"
+        + " network type. Please upload manifests via the custom manifests API.");
+    assertEquals(201, api.patch(c, new JsonObject().put("network_type", "OVNKubernetes")).status());
+    validationBecomes(id, "custom-manifests-requirements-satisfied", "success: No custom manifests are required");
+
+    String oci = api.post("/clusters", Api.cluster("oci-one").put("user_managed_networking", true).put("platform",
+        new JsonObject().put("type", "external").put("external", new JsonObject().put("platform_name", "oci")
+            .put("cloud_controller_manager", "External")))).json().getString("id");
+    validationBecomes(oci, "platform-requirements-satisfied", "failure: The custom manifest required for Oracle Cloud"
+        + " Infrastructure platform integration has not been added. Add a custom manifest to continue.");
+    assertEquals(201, api.post("/clusters/" + oci + "/manifests", new JsonObject().put("folder", "openshift")
+        .put("file_name", "oci-ccm.yaml").put("content", content)).status());
+    validationBecomes(oci, "platform-requirements-satisfied", "success: Platform requirements satisfied");
+  }
+
   @Test
   void singleNodeClusterGetsUpstreamDefaults() {
     JsonObject c = api.post("/clusters", Api.cluster("sno-one").put("control_plane_count", 1)).json();

@@ -66,6 +66,19 @@ public final class InstallFilesApi {
     this.manifests = new ClusterManifestsApi(db, this);
   }
 
+  /**
+   * Has the brain evaluate the cluster again (a custom manifest added or removed moves
+   * custom-manifests-requirements-satisfied), as a cluster update does; a failure is logged, the monitor's passes
+   * catch up.
+   */
+  Future<Void> reevaluate(java.util.UUID clusterId) {
+    if (brain == null) {
+      return Future.succeededFuture();
+    }
+    return Future.fromCompletionStage(brain.refresh(dev.rendezvous.service.brain.WorkKey.cluster(clusterId))
+        .toCompletionStage()).<Void>mapEmpty().recover(e -> Future.succeededFuture());
+  }
+
   /** Routes the installer and controller call with their agent token (or a user with a bearer token). */
   public void mountAgentRoutes(Router router, Handler<RoutingContext> agentOrUser) {
     String b = ApiViews.BASE;

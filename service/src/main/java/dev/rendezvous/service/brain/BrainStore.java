@@ -46,7 +46,9 @@ final class BrainStore {
   private static final String HOSTS_FROM = " FROM hosts h JOIN infra_envs ie ON ie.id = h.infra_env_id";
   private static final String CLUSTER_SELECT = "SELECT id, tenant, name, openshift_version, status, status_info,"
       + " status_updated_at, spec::text AS spec, validations_info::text AS validations_info, progress::text AS progress,"
-      + " install_started_at, install_completed_at, state::text AS state, row_version FROM clusters WHERE id = $1";
+      + " install_started_at, install_completed_at, state::text AS state, row_version,"
+      + " EXISTS (SELECT 1 FROM cluster_manifests m WHERE m.cluster_id = clusters.id) AS custom_manifests"
+      + " FROM clusters WHERE id = $1";
 
   private static final String INSERT_HOST = "INSERT INTO hosts (id, infra_env_id, cluster_id, status, status_info,"
       + " status_updated_at, role, suggested_role, bootstrap, requested_hostname, installation_disk_id,"
@@ -454,6 +456,7 @@ final class BrainStore {
         r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),
         r.getOffsetDateTime("status_updated_at"), r.getString("spec"), r.getString("validations_info"),
         r.getString("progress"), r.getOffsetDateTime("install_started_at"),
-        r.getOffsetDateTime("install_completed_at"), r.getString("state"), r.getLong("row_version"));
+        r.getOffsetDateTime("install_completed_at"), r.getString("state"), r.getLong("row_version"),
+        r.getColumnIndex("custom_manifests") >= 0 && Boolean.TRUE.equals(r.getBoolean("custom_manifests")));
   }
 }

@@ -252,6 +252,8 @@ public final class SnapshotMapper {
         .userManagedNetworking(spec.path("user_managed_networking").asBoolean(false))
         .vipDhcpAllocation(spec.path("vip_dhcp_allocation").asBoolean(false))
         .platformType(shared(spec.path("platform").path("type").asText("baremetal")))
+        .externalPlatformName(text(spec.path("platform").path("external"), "platform_name"))
+        .customManifests(s.customManifests())
         .machineNetworks(field(spec.get("machine_networks"), "cidr"))
         .machineNetworksDerived(false)
         .serviceNetworks(field(spec.get("service_networks"), "cidr"))

@@ -21,4 +21,14 @@ public record StoredCluster(
     OffsetDateTime installStartedAt,
     OffsetDateTime installCompletedAt,
     String state,
-    long rowVersion) {}
+    long rowVersion,
+    boolean customManifests) {
+
+  /** As read: {@code customManifests} is whether the cluster has a user manifest (read, never written). */
+  public StoredCluster(UUID id, String tenant, String name, String openshiftVersion, String status, String statusInfo,
+      OffsetDateTime statusUpdatedAt, String spec, String validationsInfo, String progress,
+      OffsetDateTime installStartedAt, OffsetDateTime installCompletedAt, String state, long rowVersion) {
+    this(id, tenant, name, openshiftVersion, status, statusInfo, statusUpdatedAt, spec, validationsInfo, progress,
+        installStartedAt, installCompletedAt, state, rowVersion, false);
+  }
+}

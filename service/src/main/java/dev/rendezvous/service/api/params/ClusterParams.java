@@ -54,7 +54,10 @@ public final class ClusterParams {
     f.put("cpu_architecture", oneOf("x86_64", "aarch64", "arm64", "ppc64le", "s390x", "multi"));
     f.put("high_availability_mode", oneOf("Full", "None"));
     f.put("control_plane_count", integer(1, 5));
-    f.put("platform", object(Map.of("type", oneOf("baremetal", "nutanix", "vsphere", "none", "external")), Set.of("type")));
+    f.put("platform", object(Map.of("type", oneOf("baremetal", "nutanix", "vsphere", "none", "external"),
+        // upstream's external platform integration (e.g. oci: its custom manifest is required)
+        "external", object(Map.of("platform_name", string(0, 256), "cloud_controller_manager", oneOf("", "External")),
+            Set.of())), Set.of("type")));
     f.put("olm_operators", arrayOf(object(Map.of("name", string(1, 128), "properties", string(0, 65536)), Set.of("name")), 64));
     f.put("disk_encryption", object(Map.of(
         "enable_on", oneOf("none", "all", "masters", "arbiters", "workers", "masters,arbiters", "masters,workers", "arbiters,workers", "masters,arbiters,workers"),

@@ -38,6 +38,8 @@ public record ClusterContext(
     List<String> ingressVips,
     boolean pullSecretSet,
     String networkType,
+    String externalPlatformName,
+    boolean customManifests,
     DiskEncryption diskEncryption,
     String additionalNtpSource,
     Proxy proxy,
@@ -230,6 +232,7 @@ public record ClusterContext(
     b.machineNetworksDerived = machineNetworksDerived;
     b.clusterNetworks = clusterNetworks; b.serviceNetworks = serviceNetworks; b.apiVips = apiVips;
     b.ingressVips = ingressVips; b.pullSecretSet = pullSecretSet; b.networkType = networkType;
+    b.externalPlatformName = externalPlatformName; b.customManifests = customManifests;
     b.diskEncryption = diskEncryption; b.additionalNtpSource = additionalNtpSource; b.proxy = proxy;
     b.softTimeoutsEnabled = softTimeoutsEnabled; b.connectivityMajorityGroups = connectivityMajorityGroups;
     b.ipCollisions = ipCollisions; b.ignoredHostValidations = ignoredHostValidations;
@@ -267,6 +270,8 @@ public record ClusterContext(
     private List<String> ingressVips;
     private boolean pullSecretSet;
     private String networkType;
+    private String externalPlatformName;
+    private boolean customManifests;
     private DiskEncryption diskEncryption;
     private String additionalNtpSource;
     private Proxy proxy;
@@ -313,6 +318,10 @@ public record ClusterContext(
     public Builder ingressVips(List<String> v) { ingressVips = v; return this; }
     public Builder pullSecretSet(boolean v) { pullSecretSet = v; return this; }
     public Builder networkType(String v) { networkType = v; return this; }
+    /** platform.external.platform_name (upstream's external platform integration, e.g. oci). */
+    public Builder externalPlatformName(String v) { externalPlatformName = v; return this; }
+    /** Whether the user uploaded any custom manifest (upstream's "Custom manifest" feature usage). */
+    public Builder customManifests(boolean v) { customManifests = v; return this; }
     public Builder diskEncryption(DiskEncryption v) { diskEncryption = v; return this; }
     public Builder additionalNtpSource(String v) { additionalNtpSource = v; return this; }
     public Builder proxy(Proxy v) { proxy = v; return this; }
@@ -340,7 +349,7 @@ public record ClusterContext(
       return new ClusterContext(id, name, baseDnsDomain, openshiftVersion, cpuArchitecture, status, statusInfo,
           statusUpdatedAt, installStartedAt, day2, controlPlaneCount, userManagedNetworking, vipDhcpAllocation,
           platformType, machineNetworks, machineNetworksDerived, clusterNetworks, serviceNetworks, apiVips, ingressVips, pullSecretSet,
-          networkType, diskEncryption, additionalNtpSource, proxy, softTimeoutsEnabled, connectivityMajorityGroups,
+          networkType, externalPlatformName, customManifests, diskEncryption, additionalNtpSource, proxy, softTimeoutsEnabled, connectivityMajorityGroups,
           ipCollisions, ignoredHostValidations, ignoredClusterValidations, olmOperators, releaseImage, lastPreparationStatus,
           lastPreparationReason, kubeconfigExists, monitoredOperators, finalizingStage, finalizingStageStartedAt,
           finalizingStageTimedOut, logsInfo, controllerLogsStartedAt, controllerLogsCollectedAt, hosts,

@@ -63,6 +63,9 @@ public final class ClusterValidator {
     return new ClusterValidation(new ValidationsInfo(out), conditions);
   }
 
+  /** Network types whose CNI the user brings as manifests (upstream's third-party CNI backends). */
+  static final java.util.Set<String> THIRD_PARTY_CNI = java.util.Set.of("Cilium", "Calico", "CiscoACI", "None");
+
   private Outcome evaluate(ClusterValidationId id, ClusterContext c) {
     return switch (id) {
       case MACHINE_CIDR_DEFINED -> machineCidrDefined(c);
@@ -91,9 +94,25 @@ public final class ClusterValidator {
           ? new Outcome(SUCCESS, "The pull secret is set.") : new Outcome(FAILURE, "The pull secret is not set.");
       case NTP_SERVER_CONFIGURED -> ntp(c);
       case NETWORK_TYPE_VALID -> networkType(c);
-      case CUSTOM_MANIFESTS_REQUIREMENTS -> new Outcome(SUCCESS, "Custom manifests requirements are satisfied");
-      case PLATFORM_REQUIREMENTS -> new Outcome(SUCCESS, "Platform requirements satisfied");
+      case CUSTOM_MANIFESTS_REQUIREMENTS -> customManifests(c);
+      case PLATFORM_REQUIREMENTS -> !"external".equals(c.platformType()) || !"oci".equals(c.externalPlatformName())
+          || c.customManifests()
+          ? new Outcome(SUCCESS, "Platform requirements satisfied")
+          : new Outcome(FAILURE, "The custom manifest required for Oracle Cloud Infrastructure platform integration has"
+              + " not been added. Add a custom manifest to continue.");
     };
+  }
+
+  /** Upstream's: a third-party CNI (or none) needs the user's manifests for it; any custom manifest satisfies it. */
+  private static Outcome customManifests(ClusterContext c) {
+    if (!THIRD_PARTY_CNI.contains(c.networkType())) {
+      return new Outcome(SUCCESS, "No custom manifests are required");
+    }
+    if (c.customManifests()) {
+      return new Outcome(SUCCESS, "Custom manifests are uploaded");
+    }
+    return new Outcome(FAILURE, "Custom manifests are required for: " + c.networkType() + " network type. Please"
+        + " upload manifests via the custom manifests API.");
   }
 
   private static boolean hasInventories(ClusterContext c) {
