@@ -148,7 +148,8 @@ public record AppConfig(
             commaList(s.string("required-images", "")),
             s.integer("brain-batches-in-flight", 0),
             java.time.Duration.ofMillis(s.integer("brain-batch-max-wait-ms",
-                (int) ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT.toMillis()))),
+                (int) ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT.toMillis())),
+            timeouts(s.string("timeouts", ""))),
         s.string("installer-binary", ""),
         metal,
         s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"),
@@ -252,6 +253,27 @@ public record AppConfig(
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("registries-conf " + confFile + ": " + e.getMessage());
     }
+  }
+
+  /**
+   * {@code --timeouts} / {@code RDV_TIMEOUTS}: {@code name=duration,...} (names as {@code DomainTimeouts#byName},
+   * durations as upstream's environment writes them: 90s, 30m, 1h30m); a bad one is refused naming it.
+   */
+  static java.util.Map<String, java.time.Duration> timeouts(String v) {
+    java.util.Map<String, java.time.Duration> out = new java.util.LinkedHashMap<>();
+    for (String item : commaList(v)) {
+      int eq = item.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("timeouts: '" + item + "' is not name=duration");
+      }
+      String name = item.substring(0, eq).trim();
+      try {
+        out.put(name, dev.rendezvous.service.domain.DomainTimeouts.parse(item.substring(eq + 1)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("timeouts: " + name + ": " + e.getMessage());
+      }
+    }
+    return out;
   }
 
   private static List<String> commaList(String v) {

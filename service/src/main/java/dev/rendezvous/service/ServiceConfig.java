@@ -93,16 +93,18 @@ public record ServiceConfig(
    * @param batchesInFlight at most this many bus batches handled at once (0: one per brain lane, i.e. per core);
    *     the others gather what arrives meanwhile into larger batches (see {@code docs/brain.md})
    * @param batchMaxWait a batch held back by that bound starts anyway once its first event waited this long
+   * @param timeouts the state machines' timeouts a user replaces, by name ({@code DomainTimeouts#byName}: e.g.
+   *     {@code host-stage-writing-image-to-disk=10m}; upstream configures the same through its environment)
    */
   public record BrainSettings(
       Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout,
       java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages, int batchesInFlight,
-      Duration batchMaxWait) {
+      Duration batchMaxWait, java.util.Map<String, Duration> timeouts) {
 
     public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
         Duration hostDisconnectionTimeout) {
       this(monitorInterval, minCpuCores, minRamMib, minDiskGb, hostDisconnectionTimeout, java.util.Set.of(),
-          java.util.List.of(), 0, DEFAULT_BATCH_MAX_WAIT);
+          java.util.List.of(), 0, DEFAULT_BATCH_MAX_WAIT, java.util.Map.of());
     }
 
     public static final Duration DEFAULT_BATCH_MAX_WAIT = Duration.ofMillis(100);
@@ -110,6 +112,8 @@ public record ServiceConfig(
     public BrainSettings {
       disabledHostValidations = disabledHostValidations == null ? java.util.Set.of() : java.util.Set.copyOf(disabledHostValidations);
       requiredImages = requiredImages == null ? java.util.List.of() : java.util.List.copyOf(requiredImages);
+      timeouts = timeouts == null ? java.util.Map.of() : java.util.Map.copyOf(timeouts);
+      dev.rendezvous.service.domain.DomainTimeouts.defaults().withOverrides(timeouts); // an unknown name: refused now
       for (String id : disabledHostValidations) {
         if (!dev.rendezvous.service.domain.validation.HostValidationId.allIds().contains(id)) {
           throw new IllegalArgumentException("disabled-host-validations: '" + id + "' is not a host validation id");
@@ -146,7 +150,8 @@ public record ServiceConfig(
         hw = new HardwareRequirements(role(hw.master()), role(hw.arbiter()), role(hw.worker()), role(hw.sno()),
             minCpuCores != null ? minCpuCores : hw.snoCpuCoresFrom422(), role(hw.edgeWorker()));
       }
-      return d.withHardware(hw).withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout))
+      return d.withHardware(hw)
+          .withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout).withOverrides(timeouts))
           .withDisabledHostValidations(disabledHostValidations).withRequiredImages(requiredImages);
     }
 
