@@ -91,4 +91,28 @@ class TimeoutsTest {
     assertEquals("30m0s", Formats.goDuration(Duration.ofMinutes(30)));
     assertEquals("24h0m0s", Formats.goDuration(Duration.ofHours(24)));
   }
+
+  @Test
+  void timeoutsAreReplacedByNameAndDurationsReadAsUpstreamWritesThem() {
+    DomainTimeouts d = DomainTimeouts.defaults().withOverrides(java.util.Map.of(
+        "host-stage-writing-image-to-disk", java.time.Duration.ofMinutes(10),
+        "finalizing-stage-waiting-for-cluster-operators", java.time.Duration.ofHours(2),
+        "cluster-installation", java.time.Duration.ofHours(3)));
+    assertEquals(java.time.Duration.ofMinutes(10),
+        d.stageTimeout(dev.rendezvous.service.domain.host.HostStage.WRITING_IMAGE_TO_DISK, false));
+    assertEquals(java.time.Duration.ofMinutes(60),
+        d.stageTimeout(dev.rendezvous.service.domain.host.HostStage.INSTALLING, false), "the others keep theirs");
+    assertEquals(java.time.Duration.ofHours(2), d.finalizingStageTimeout(
+        dev.rendezvous.service.domain.cluster.FinalizingStage.WAITING_FOR_CLUSTER_OPERATORS, false));
+    assertEquals(java.time.Duration.ofHours(3), d.clusterInstallation());
+    assertEquals(DomainTimeouts.defaults().byName().keySet(), d.byName().keySet());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> DomainTimeouts.defaults()
+        .withOverrides(java.util.Map.of("host-stage-writing-image-to-disk", java.time.Duration.ZERO)));
+    assertEquals(java.time.Duration.ofMinutes(90), DomainTimeouts.parse("1h30m"));
+    assertEquals(java.time.Duration.ofMillis(1500), DomainTimeouts.parse("1s500ms"));
+    assertEquals(java.time.Duration.ofSeconds(45), DomainTimeouts.parse("45"));
+    for (String bad : java.util.List.of("", "5x", "m5", "1h 30m")) {
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> DomainTimeouts.parse(bad), bad);
+    }
+  }
 }
