@@ -36,6 +36,61 @@ class StageTimeoutTest {
     }
   }
 
+  /**
+   * preparing-failed and unbinding-pending-user-action through the API: late-bound hosts of a cluster whose install
+   * checks never answer fail their preparation once host-preparation (shortened) passes; one is then unbound, which,
+   * its disk being possibly written, waits for the user to reboot it into discovery, as upstream's.
+   */
+  @Test
+  void aPreparationThatNeverAnswersFailsAndAHostUnboundThenWaitsForTheUser() throws Exception {
+    try (Rendezvous system = TestSystem.start(dir, Map.of("brain-monitor-interval-ms", "500",
+        "timeouts", "host-preparation=4s"))) {
+      Api api = new Api(system.config().apiPort(), Files.readString(system.adminTokenFile()).strip());
+      List<String> hosts = BrainFlowTest.newHosts(3);
+      String cluster = BrainFlowTest.createCluster(api, "prep-fails");
+      String pool = api.post("/infra-envs", Api.infraEnv("prep-pool", null)).json().getString("id");
+      try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
+        hosts.forEach(h -> gw.register(null, pool, h));
+        BrainFlowTest.awaitHosts(api, pool, hosts, "discovering-unbound");
+        for (int i = 0; i < hosts.size(); i++) {
+          gw.reply(null, pool, hosts.get(i), "inventory", 0, GatewayDouble.inventory(i + 1, 8));
+        }
+        BrainFlowTest.awaitHosts(api, pool, hosts, "known-unbound");
+        for (String h : hosts) {
+          Api.Reply bound = api.post("/infra-envs/" + pool + "/hosts/" + h + "/actions/bind",
+              new JsonObject().put("cluster_id", cluster));
+          assertEquals(200, bound.status(), bound.body());
+          gw.register(null, pool, h); // the agent registers again, now under the cluster
+        }
+        BrainFlowTest.awaitHosts(api, pool, hosts, "discovering");
+        BrainFlowTest.answerChecks(gw, "prep-fails", new BrainFlowTest.Ready(cluster, pool, hosts), hosts);
+        BrainFlowTest.awaitCluster(api, cluster, "ready");
+        assertEquals(202, api.post("/clusters/" + cluster + "/actions/install", null).status());
+        BrainFlowTest.awaitHosts(api, pool, hosts, "preparing-for-installation");
+        // no disk-speed answer ever comes: after 4 s the hosts' preparation has failed. As upstream's, that state is
+        // brief: the cluster's preparation fails with it (back to ready), and the hosts go back to known; the events
+        // keep it
+        String failedEvent = Await.until("a host's preparation failed", Duration.ofSeconds(40), () -> {
+          String events = api.get("/events?cluster_id=" + cluster).body();
+          return events.contains("to preparing-failed (The host has encountered a preparation timeout, the following"
+              + " conditions failed: the installation disk speed check did not complete within the timeout.)")
+              ? events : null;
+        });
+        assertTrue(failedEvent.contains("preparing-failed"), failedEvent);
+        BrainFlowTest.awaitCluster(api, cluster, "ready");
+        BrainFlowTest.awaitHosts(api, pool, hosts, "known");
+
+        // installing again, a host unbound while preparing (its disk may already be written): the user must reboot it
+        assertEquals(202, api.post("/clusters/" + cluster + "/actions/install", null).status());
+        BrainFlowTest.awaitHosts(api, pool, List.of(hosts.get(0)), "preparing-for-installation");
+        Api.Reply unbound = api.post("/infra-envs/" + pool + "/hosts/" + hosts.get(0) + "/actions/unbind", null);
+        assertEquals(200, unbound.status(), unbound.body());
+        assertEquals("unbinding-pending-user-action", unbound.json().getString("status"), unbound.body());
+        assertEquals("unbinding-pending-user-action", BrainFlowTest.host(api, pool, hosts.get(0)).getString("status"));
+      }
+    }
+  }
+
   private void stuck(Rendezvous system, Api api, String name, List<String> stages, String reason) throws Exception {
     List<String> hosts = BrainFlowTest.newHosts(3);
     try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
