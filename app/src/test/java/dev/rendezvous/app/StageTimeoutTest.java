@@ -38,8 +38,8 @@ class StageTimeoutTest {
 
   /**
    * preparing-failed and unbinding-pending-user-action through the API: late-bound hosts of a cluster whose install
-   * checks never answer fail their preparation once host-preparation (shortened) passes; one is then unbound, which,
-   * its disk being possibly written, waits for the user to reboot it into discovery, as upstream's.
+   * checks never answer fail their preparation once host-preparation (shortened) passes; installing again, one is
+   * unbound while preparing, which, its disk possibly written, waits for the user to reboot it, as upstream's.
    */
   @Test
   void aPreparationThatNeverAnswersFailsAndAHostUnboundThenWaitsForTheUser() throws Exception {
