@@ -203,7 +203,9 @@ public final class Installer {
 
   private void poll(Set<String> stages, int wanted, String what, long deadline, CompletableFuture<Void> done) {
     service.clusterMasters(request).whenComplete((hosts, t) -> {
-      if (t == null && count(hosts, stages) >= wanted) {
+      if (stopped) { // a stopped installation waits for nothing more (a new install step may start another)
+        done.completeExceptionally(new java.util.concurrent.CancellationException("installation stopped"));
+      } else if (t == null && count(hosts, stages) >= wanted) {
         done.complete(null);
       } else if (System.nanoTime() > deadline) {
         done.completeExceptionally(new IllegalStateException("timed out waiting for " + what));

@@ -138,6 +138,9 @@ public final class RealDisk implements Installer.Disk {
     for (String id : r.disksToFormat() == null ? java.util.List.<String>of() : r.disksToFormat()) {
       Path disk = Path.of(id);
       try {
+        if (disk.toRealPath().equals(Path.of(r.bootDevice()).toRealPath())) {
+          continue; // the disk about to be written is never "another" disk, whatever name it was listed by
+        }
         ImageWriter.checkTarget(disk, discoveryHost.live());
         try (java.nio.channels.FileChannel out = java.nio.channels.FileChannel.open(disk,
             java.nio.file.StandardOpenOption.WRITE)) {

@@ -364,4 +364,26 @@ class InstallerTest {
           "Installation completed, server is going to reboot.")) : List.of(), commands.calls());
     }
   }
+
+  /** A second install step while the installer runs starts nothing and is answered as upstream's podman answers it. */
+  @Test
+  void aSecondInstallStepWhileInstallingStartsNothing() {
+    java.util.List<CompletableFuture<Void>> started = new java.util.ArrayList<>();
+    InstallExecutor exec = new InstallExecutor(r -> {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      started.add(f);
+      return f;
+    });
+    String req = "{\"cluster_id\":\"" + cluster + "\",\"infra_env_id\":\"" + infraEnv + "\",\"host_id\":\""
+        + UUID.randomUUID() + "\",\"role\":\"master\"}";
+    dev.rendezvous.agent.wire.Step step = new dev.rendezvous.agent.wire.Step("install", "install-1", List.of(req));
+    assertEquals(0, exec.execute(step).exitCode());
+    var again = exec.execute(step);
+    assertEquals(125, again.exitCode());
+    assertTrue(again.error().contains("container name assisted-installer is already in use"), again.error());
+    assertEquals(1, started.size(), "one installer");
+    started.get(0).complete(null); // it ended (a reset follows, then a new installation)
+    assertEquals(0, exec.execute(step).exitCode());
+    assertEquals(2, started.size());
+  }
 }
