@@ -65,7 +65,7 @@ public final class FleetGaugesBench {
   }
 
   /** Median and p90 of 30 refreshes, after 5 uncounted. */
-  private static double[] time(Pool pool) {
+  private static double[] time(Pool pool) throws Exception {
     double[] ms = new double[30];
     for (int i = -5; i < ms.length; i++) {
       long t = System.nanoTime();
@@ -78,7 +78,7 @@ public final class FleetGaugesBench {
     return new double[] {ms[ms.length / 2], ms[(int) (ms.length * 0.9)]};
   }
 
-  private static void fill(Pool pool, int clusters, int perCluster) {
+  private static void fill(Pool pool, int clusters, int perCluster) throws Exception {
     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
     String inventory = "{\"hostname\":\"h\",\"interfaces\":[" + "{\"name\":\"eth0\",\"ipv4_addresses\":[\"10.0.0.1/24\"]},"
         .repeat(30) + "{}],\"filler\":\"" + UUID.randomUUID().toString().repeat(8) + "\"}";

@@ -90,6 +90,17 @@ class BrainFlowTest {
     return answerChecks(gw, name, new Ready(cluster, infraEnv, hosts), hosts);
   }
 
+  /** Installs a ready cluster: install accepted, the hosts preparing, their disk-speed checks answered, installing. */
+  static Ready install(Api api, GatewayDouble gw, Ready r, List<String> hosts) {
+    awaitCluster(api, r.cluster(), "ready");
+    assertEquals(202, api.post("/clusters/" + r.cluster() + "/actions/install", null).status());
+    awaitHosts(api, r.infraEnv(), hosts, "preparing-for-installation");
+    hosts.forEach(h -> gw.reply(r.cluster(), r.infraEnv(), h, "installation-disk-speed-check", 0,
+        GatewayDouble.diskSpeed("/dev/sda", 4)));
+    awaitCluster(api, r.cluster(), "installing");
+    return r;
+  }
+
   /** Answers inventory, connectivity, DNS, NTP and the VIPs' check for each (discovering) host, as agents would. */
   static Ready answerChecks(GatewayDouble gw, String name, Ready r, List<String> hosts) {
     return answerChecks(gw, name, r, hosts, i -> GatewayDouble.inventory(i, 8));

@@ -25,14 +25,7 @@ class InstallApiTest {
 
   /** Registers five hosts (three masters, two workers), answers their checks, installs, and answers disk speed. */
   BrainFlowTest.Ready installing(GatewayDouble gw, String name, List<String> hosts) {
-    BrainFlowTest.Ready r = BrainFlowTest.readyCluster(api, gw, name, hosts);
-    BrainFlowTest.awaitCluster(api, r.cluster(), "ready");
-    assertEquals(202, api.post("/clusters/" + r.cluster() + "/actions/install", null).status());
-    BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "preparing-for-installation");
-    hosts.forEach(h -> gw.reply(r.cluster(), r.infraEnv(), h, "installation-disk-speed-check", 0,
-        GatewayDouble.diskSpeed("/dev/sda", 4)));
-    BrainFlowTest.awaitCluster(api, r.cluster(), "installing");
-    return r;
+    return BrainFlowTest.install(api, gw, BrainFlowTest.readyCluster(api, gw, name, hosts), hosts);
   }
 
   static String role(JsonObject h) {
@@ -235,11 +228,7 @@ class InstallApiTest {
       hosts.forEach(h -> gw.reply(cluster, infraEnv, h, "tang-connectivity-check", 0,
           "{\"is_success\":true,\"tang_server_response\":[]}"));
       BrainFlowTest.answerChecks(gw, "inst-luks", new BrainFlowTest.Ready(cluster, infraEnv, hosts), hosts);
-      BrainFlowTest.awaitCluster(api, cluster, "ready");
-      assertEquals(202, api.post(c + "/actions/install", null).status());
-      BrainFlowTest.awaitHosts(api, infraEnv, hosts, "preparing-for-installation");
-      hosts.forEach(h -> gw.reply(cluster, infraEnv, h, "installation-disk-speed-check", 0, GatewayDouble.diskSpeed("/dev/sda", 4)));
-      BrainFlowTest.awaitCluster(api, cluster, "installing");
+      BrainFlowTest.install(api, gw, new BrainFlowTest.Ready(cluster, infraEnv, hosts), hosts);
 
       List<String> listed = api.get(c + "/manifests?include_system_generated=true").array().stream()
           .map(o -> ((JsonObject) o).getString("folder") + "/" + ((JsonObject) o).getString("file_name")).toList();

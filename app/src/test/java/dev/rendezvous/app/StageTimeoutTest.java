@@ -94,13 +94,7 @@ class StageTimeoutTest {
   private void stuck(Rendezvous system, Api api, String name, List<String> stages, String reason) throws Exception {
     List<String> hosts = BrainFlowTest.newHosts(3);
     try (GatewayDouble gw = new GatewayDouble(system.kafkaBootstrap(), Set.copyOf(hosts))) {
-      BrainFlowTest.Ready r = BrainFlowTest.readyCluster(api, gw, name, hosts);
-      BrainFlowTest.awaitCluster(api, r.cluster(), "ready");
-      assertEquals(202, api.post("/clusters/" + r.cluster() + "/actions/install", null).status());
-      BrainFlowTest.awaitHosts(api, r.infraEnv(), hosts, "preparing-for-installation");
-      hosts.forEach(h -> gw.reply(r.cluster(), r.infraEnv(), h, "installation-disk-speed-check", 0,
-          GatewayDouble.diskSpeed("/dev/sda", 4)));
-      BrainFlowTest.awaitCluster(api, r.cluster(), "installing");
+      BrainFlowTest.Ready r = BrainFlowTest.install(api, gw, BrainFlowTest.readyCluster(api, gw, name, hosts), hosts);
       Api agent = Api.agent(api.port, system.agentToken(r.infraEnv(), r.cluster()));
       for (String h : hosts) {
         for (String stage : stages) {
