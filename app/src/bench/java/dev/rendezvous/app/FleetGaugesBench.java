@@ -3,6 +3,7 @@ package dev.rendezvous.app;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
+import dev.rendezvous.observability.metrics.FleetMetrics;
 import io.vertx.core.Vertx;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Tuple;
@@ -20,8 +21,8 @@ import java.util.concurrent.TimeUnit;
  * What one refresh of the fleet gauges ({@link FleetMetrics#COUNTS}, every 15 s) costs the database at fleet size:
  * {@code hosts} rows (default 100,000) in clusters of {@code per-cluster} (default 100), statuses as a fleet mid-way
  * through installing (60 % installed, 20 % installing with a stage, 20 % known), each with a 2 KB inventory, on the
- * durable embedded PostgreSQL. Prints the median and p90 of 30 refreshes on the table as the migrations leave it and,
- * in the same run, the baseline without the status index (dropped, then rebuilt), with their ratio.
+ * durable embedded PostgreSQL. Prints the median and p90 of 30 refreshes on the table as the migrations leave it (the
+ * baseline) and, in the same run, with an index on {@code hosts (status)} made for the comparison, with their ratio.
  *
  * <pre>mvn -q -B -o install -DskipTests && mvn -q -B -o -pl app -Pbench test-compile exec:java
  *     -Dbench.main=dev.rendezvous.app.FleetGaugesBench -Dexec.args="100000 100"</pre>
@@ -44,20 +45,16 @@ public final class FleetGaugesBench {
           .await(60, TimeUnit.SECONDS).iterator().next().getString(0);
       System.out.printf("fleet gauges bench: %,d hosts in %,d clusters, hosts table %s, filled in %.0f s%n", hosts,
           clusters, size, (System.nanoTime() - t0) / 1e9);
-      boolean indexed = pool.query("SELECT 1 FROM pg_indexes WHERE tablename = 'hosts' AND indexname = 'hosts_status'")
-          .execute().await(60, TimeUnit.SECONDS).size() > 0;
+      // the table as the migrations leave it (no status index: a status change stays a HOT update), then with a
+      // status index made for the comparison and dropped again
       double[] now = time(pool);
-      double[] without = now;
-      if (indexed) {
-        pool.query("DROP INDEX hosts_status").execute().await(60, TimeUnit.SECONDS);
-        without = time(pool);
-        pool.query("CREATE INDEX hosts_status ON hosts (status)").execute().await(600, TimeUnit.SECONDS);
-      }
-      System.out.printf("  without the status index (baseline): median %.1f ms, p90 %.1f ms%n", without[0], without[1]);
-      if (indexed) {
-        System.out.printf("  with it (the migrations'):            median %.1f ms, p90 %.1f ms  (%.2fx the baseline)%n",
-            now[0], now[1], now[0] / without[0]);
-      }
+      pool.query("CREATE INDEX bench_hosts_status ON hosts (status)").execute().await(600, TimeUnit.SECONDS);
+      pool.query("VACUUM ANALYZE hosts").execute().await(600, TimeUnit.SECONDS);
+      double[] indexed = time(pool);
+      pool.query("DROP INDEX bench_hosts_status").execute().await(60, TimeUnit.SECONDS);
+      System.out.printf("  as the migrations leave it (baseline): median %.1f ms, p90 %.1f ms%n", now[0], now[1]);
+      System.out.printf("  with an index on hosts (status):       median %.1f ms, p90 %.1f ms  (%.2fx the baseline)%n",
+          indexed[0], indexed[1], indexed[0] / now[0]);
       System.out.printf("  per day at one refresh every 15 s: %.1f s of database time%n", now[0] * 5760 / 1000);
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);

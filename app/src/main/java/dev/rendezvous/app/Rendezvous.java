@@ -5,6 +5,8 @@ import dev.rendezvous.bus.EmbeddedKafka;
 import dev.rendezvous.bus.TopicSetup;
 import dev.rendezvous.bus.auth.AgentTokens;
 import dev.rendezvous.observability.Observability;
+import dev.rendezvous.observability.metrics.EventMetrics;
+import dev.rendezvous.observability.metrics.FleetMetrics;
 import dev.rendezvous.image.ImageServer;
 import dev.rendezvous.image.IpxeScript;
 import dev.rendezvous.gateway.ProgressCheck;
@@ -57,6 +59,10 @@ import org.slf4j.LoggerFactory;
  * every verticle. {@link #close()} stops them in reverse order so nothing is left half-written.
  */
 public final class Rendezvous implements AutoCloseable {
+  /** The install stages, upstream's strings: the install metrics have a series for each from the start. */
+  private static final List<String> STAGES = java.util.Arrays.stream(dev.rendezvous.service.domain.host.HostStage.values())
+      .map(dev.rendezvous.service.domain.host.HostStage::wire).toList();
+
   private static final Logger LOG = LoggerFactory.getLogger(Rendezvous.class);
   /** This build's version (the jar manifest's; 0.1.0 when run from classes). */
   static final String VERSION = java.util.Objects.requireNonNullElse(
@@ -193,7 +199,7 @@ public final class Rendezvous implements AutoCloseable {
           java.util.concurrent.atomic.AtomicLong::get)
           .description("Slow stream readers that were caught up from the table instead of held in memory")
           .register(observability.registry());
-      EventMetrics eventMetrics = new EventMetrics(bootstrap, observability.registry());
+      EventMetrics eventMetrics = new EventMetrics(bootstrap, observability.registry(), STAGES);
       opened.push(eventMetrics);
       EventRelay relay = new EventRelay(vertx, pool, producer);
       relay.start(250);
@@ -255,11 +261,14 @@ public final class Rendezvous implements AutoCloseable {
       }
       String bs = bootstrap;
       vertx.deployVerticle(new ImageServer(c.image(), new InfraEnvImages(downloads, tokens, agentSecret,
-          c.service().authDisabled())).downloads(FleetMetrics.imageDownloads(observability.registry()))
+          c.service().authDisabled())).downloads(FleetMetrics.imageDownloads(observability.registry())::downloaded)
           .serverOptions(tls == null ? new HttpServerOptions() : tls.apply(new HttpServerOptions())))
           .await(60, TimeUnit.SECONDS);
       FleetMetrics fleetMetrics = new FleetMetrics(vertx, pool, bootstrap, observability.registry(),
-          List.of(dev.rendezvous.service.consumers.BrainConsumer.GROUP, EventMetrics.GROUP));
+          List.of(dev.rendezvous.service.consumers.BrainConsumer.GROUP, EventMetrics.GROUP), new FleetMetrics.Statuses(
+              java.util.Arrays.stream(dev.rendezvous.service.domain.cluster.ClusterStatus.values()).map(x -> x.wire()).toList(),
+              java.util.Arrays.stream(dev.rendezvous.service.domain.host.HostStatus.values()).map(x -> x.wire()).toList(),
+              STAGES));
       fleetMetrics.start(java.time.Duration.ofSeconds(15));
       FleetMetrics.busConsumer(observability.registry(), BrainConsumer.GROUP, brain.busConsumer());
       FleetMetrics.busConsumer(observability.registry(), EventMetrics.GROUP, eventMetrics.busConsumer());

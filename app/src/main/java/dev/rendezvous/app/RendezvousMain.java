@@ -155,9 +155,10 @@ public final class RendezvousMain {
     }
     AppConfig config = AppConfig.from(rest, System.getenv());
     withDatabase(config, (pool, url) -> {
-      ObservabilitySetup.Options o = ObservabilitySetup.options(own, config, new ArrayList<>(), url);
-      ObservabilitySetup.ensureRole(pool, o);
-      List<Path> files = ObservabilitySetup.write(o);
+      dev.rendezvous.observability.grafana.GrafanaProvisioning.Options o = ObservabilitySetup.options(own, config,
+          new ArrayList<>(), url);
+      dev.rendezvous.observability.grafana.GrafanaProvisioning.ensureRole(pool, o);
+      List<Path> files = dev.rendezvous.observability.grafana.GrafanaProvisioning.write(o);
       System.out.println("read-only database role '" + o.role() + "' (SELECT on rdv_grafana_events only) is ready");
       files.forEach(f -> System.out.println("wrote " + f));
       System.out.printf("""

@@ -48,11 +48,11 @@ class ObservabilityTest {
       String token = Files.readString(system.adminTokenFile()).strip();
       int promPort = TestSystem.freePort();
       String dbUrl = system.embeddedPostgres().orElseThrow().connectionUri();
-      ObservabilitySetup.Options o = ObservabilitySetup.options(List.of("--out=" + dir.resolve("obs"),
+      dev.rendezvous.observability.grafana.GrafanaProvisioning.Options o = ObservabilitySetup.options(List.of("--out=" + dir.resolve("obs"),
           "--prometheus-url=http://127.0.0.1:" + promPort, "--scrape-target=127.0.0.1:" + api, "--scrape-interval=1s"),
           system.config(), new ArrayList<>(), dbUrl);
-      ObservabilitySetup.ensureRole(system.pool(), o);
-      ObservabilitySetup.write(o);
+      dev.rendezvous.observability.grafana.GrafanaProvisioning.ensureRole(system.pool(), o);
+      dev.rendezvous.observability.grafana.GrafanaProvisioning.write(o);
       Path promConfig = o.out().resolve("prometheus.yml");
       Process check = new ProcessBuilder("promtool", "check", "config", promConfig.toString()).redirectErrorStream(true).start();
       String checked = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

@@ -157,10 +157,10 @@ class TlsInstallTest {
   @Test
   void prometheusScrapesTheTlsInstanceTrustingItsCa() throws Exception {
     int promPort = TestSystem.freePort();
-    ObservabilitySetup.Options o = ObservabilitySetup.options(List.of("--out=" + dir.resolve("obs"),
+    dev.rendezvous.observability.grafana.GrafanaProvisioning.Options o = ObservabilitySetup.options(List.of("--out=" + dir.resolve("obs"),
         "--prometheus-url=http://127.0.0.1:" + promPort, "--scrape-interval=1s"), system.config(),
         new java.util.ArrayList<>(), system.embeddedPostgres().orElseThrow().connectionUri());
-    ObservabilitySetup.write(o);
+    dev.rendezvous.observability.grafana.GrafanaProvisioning.write(o);
     Path config = o.out().resolve("prometheus.yml");
     String yaml = Files.readString(config);
     assertTrue(yaml.contains("scheme: https") && yaml.contains("ca_file: " + dir.resolve("tls/ca.pem")), yaml);

@@ -1,4 +1,4 @@
-package dev.rendezvous.app;
+package dev.rendezvous.observability.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -21,8 +21,8 @@ import java.util.concurrent.CompletionStage;
  * validation id. One consumer group for all instances, so each event is counted once across a scaled-out
  * deployment (sum over instances in Prometheus). Labels are bounded: no cluster or host id.
  */
-final class EventMetrics implements AutoCloseable {
-  static final String GROUP = "rdv-metrics";
+public final class EventMetrics implements AutoCloseable {
+  public static final String GROUP = "rdv-metrics";
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Map<String, String> FINISHED_STATUS = Map.of(
       "installed", "installed", "error", "error", "cancelled", "cancelled");
@@ -33,10 +33,13 @@ final class EventMetrics implements AutoCloseable {
   private static final Duration[] TO_KNOWN_BUCKETS = durations(1, 2, 5, 10, 20, 30, 60, 120, 300, 600, 1800);
 
   private final MeterRegistry registry;
+  private final java.util.Set<String> stages;
   private final BusConsumer consumer;
 
-  EventMetrics(String bootstrap, MeterRegistry registry) {
+  /** {@code stages}: the install stages (upstream's strings, as the service defines them); others count as "other". */
+  public EventMetrics(String bootstrap, MeterRegistry registry, List<String> stages) {
     this.registry = registry;
+    this.stages = java.util.Set.copyOf(stages);
     Counter.builder("rdv.installations.started").description("Installations started (install action accepted)")
         .register(registry);
     Counter.builder("rdv.clusters.registered").description("Clusters created").register(registry);
@@ -51,8 +54,8 @@ final class EventMetrics implements AutoCloseable {
       }
     }
     // histograms too: a series born with its first observation would hide that observation from rate()
-    for (dev.rendezvous.service.domain.host.HostStage stage : dev.rendezvous.service.domain.host.HostStage.values()) {
-      ROLES.forEach(role -> stageTimer(stage.wire(), role));
+    for (String stage : stages) {
+      ROLES.forEach(role -> stageTimer(stage, role));
     }
     timer("rdv.host.time.to.known", "From a host's registration to its status known", TO_KNOWN_BUCKETS);
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-metrics")
@@ -62,11 +65,11 @@ final class EventMetrics implements AutoCloseable {
         .handler(this::count).start();
   }
 
-  BusConsumer busConsumer() {
+  public BusConsumer busConsumer() {
     return consumer;
   }
 
-  CompletableFuture<Void> started() {
+  public CompletableFuture<Void> started() {
     return consumer.started();
   }
 
@@ -126,8 +129,7 @@ final class EventMetrics implements AutoCloseable {
     }
     // stages and roles are upstream's fixed sets; anything else is folded so labels stay bounded
     String role = p.path("role").asText("");
-    boolean known = java.util.Arrays.stream(dev.rendezvous.service.domain.host.HostStage.values())
-        .anyMatch(s -> s.wire().equals(stage));
+    boolean known = stages.contains(stage);
     stageTimer(known ? stage : "other", ROLES.contains(role) ? role : "other")
         .record(seconds(p.path("previous_stage_seconds").asText()));
   }
