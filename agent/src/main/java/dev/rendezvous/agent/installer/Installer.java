@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
  * The installer (reference §1.3–§1.10, upstream's assisted-installer): stages reported in upstream's order per role,
  * the waits on the other hosts, the bootstrap (or single node) starting the controller, the OS written to the disk
  * ({@link Disk}: simulated in dry-run, {@link ImageWriter} on a real host), then the reboot (only of a machine booted
- * from the discovery image; a dry run reports it, any other host is left to its operator). Nothing here blocks a thread: each step is a future, each wait
- * a scheduled poll, so a swarm of thousands of installers runs on a few threads.
+ * from the discovery image; a dry run reports it, any other host is left to its operator). Nothing here blocks a
+ * thread: each step is a future, each wait a scheduled poll, so a swarm of thousands of installers runs on a few
+ * threads.
  */
 public final class Installer {
   /** Writes the OS and the host's Ignition to the installation disk, reporting percentages. */

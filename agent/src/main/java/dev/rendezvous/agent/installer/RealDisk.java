@@ -132,7 +132,7 @@ public final class RealDisk implements Installer.Disk {
   /**
    * Upstream's quick format of the other bootable disks (so the firmware cannot boot an old OS from one of them):
    * their first sector zeroed, best effort, a failure only logged. As everywhere here, a disk that is not a file or
-   * a loop device is never written: it is skipped, and said so.
+   * a loop device is written only on a machine booted from the discovery image: elsewhere it is skipped, and said so.
    */
   private void formatOtherDisks(InstallRequest r) {
     for (String id : r.disksToFormat() == null ? java.util.List.<String>of() : r.disksToFormat()) {

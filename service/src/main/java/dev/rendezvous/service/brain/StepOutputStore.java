@@ -20,8 +20,9 @@ import java.util.Optional;
 /**
  * What each step type's output changes on its host (upstream's reply routing): the inventory (and the installation disk
  * it picks), the connectivity report, NTP sources, domain resolutions, VIP and Tang reachability, image availability,
- * disk speed, free addresses (and whether the cluster's VIPs are among them), the VIPs' verification; an install command that failed moves the host. Outputs the domain reads are parsed
- * strictly ({@link InvalidStepOutputException} names the field). No I/O.
+ * disk speed, free addresses (and whether the cluster's VIPs are among them), the VIPs' verification; an install
+ * command that failed moves the host. Outputs the domain reads are parsed strictly ({@link InvalidStepOutputException}
+ * names the field). No I/O.
  */
 final class StepOutputStore {
   private final DomainConfig config;
