@@ -105,7 +105,7 @@ public final class ClusterValidator {
 
   /** Upstream's: a third-party CNI (or none) needs the user's manifests for it; any custom manifest satisfies it. */
   private static Outcome customManifests(ClusterContext c) {
-    if (!THIRD_PARTY_CNI.contains(c.networkType())) {
+    if (c.networkType() == null || !THIRD_PARTY_CNI.contains(c.networkType())) { // an imported cluster has none
       return new Outcome(SUCCESS, "No custom manifests are required");
     }
     if (c.customManifests()) {
