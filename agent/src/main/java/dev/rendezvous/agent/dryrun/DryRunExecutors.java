@@ -41,8 +41,8 @@ public final class DryRunExecutors {
     m.put(StepTypes.CONTAINER_IMAGE_AVAILABILITY, canned(DryRunExecutors::images));
     m.put(StepTypes.STOP_INSTALLATION, canned(s -> StepOutcome.ok("")));
     m.put(StepTypes.INSTALL, canned(s -> StepOutcome.ok("")));
-    m.put("tang-connectivity-check", canned(s -> StepOutcome.ok("{\"is_success\":true,\"tang_server_response\":[]}")));
-    m.put("api-vip-connectivity-check", canned(s -> StepOutcome.ok("{\"is_success\":true}")));
+    m.put(StepTypes.TANG_CONNECTIVITY_CHECK, canned(s -> StepOutcome.ok("{\"is_success\":true,\"tang_server_response\":[]}")));
+    m.put(StepTypes.API_VIP_CONNECTIVITY_CHECK, canned(s -> StepOutcome.ok("{\"is_success\":true}")));
     // as upstream's dry-run agent: every VIP free (a simulated network has no other machine to hold one)
     m.put(StepTypes.VERIFY_VIPS, canned(DryRunExecutors::verifyVips));
     m.put(StepTypes.LOGS_GATHER, new DryRunLogs(uploader));

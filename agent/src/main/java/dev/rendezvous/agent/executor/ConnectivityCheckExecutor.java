@@ -149,7 +149,7 @@ public final class ConnectivityCheckExecutor implements StepExecutor {
     return new Probe(host, l3, l2, mtu);
   }
 
-  private record OnLink(Inventory.Interface nic, IpPrefix prefix) {}
+  record OnLink(Inventory.Interface nic, IpPrefix prefix) {}
 
   /** The first local interface (by name) with an address on {@code ip}'s subnet. */
   static OnLink onLink(String ip, List<Inventory.Interface> nics) {

@@ -1,6 +1,5 @@
 package dev.rendezvous.agent.executor;
 
-import dev.rendezvous.agent.netcheck.IpPrefix;
 import dev.rendezvous.agent.step.CommandRunner;
 import dev.rendezvous.agent.step.StepExecutor;
 import dev.rendezvous.agent.step.StepOutcome;
@@ -46,7 +45,8 @@ public final class VerifyVipsExecutor implements StepExecutor {
       if (v.vip() == null || v.vip().isBlank()) {
         throw new IllegalArgumentException("verify-vips: an entry has no vip");
       }
-      String nic = arping && !v.vip().contains(":") ? onLinkNic(v.vip(), nics) : null;
+      ConnectivityCheckExecutor.OnLink onLink = ConnectivityCheckExecutor.onLink(v.vip(), nics);
+      String nic = arping && onLink != null && onLink.prefix().isIpv4() ? onLink.nic().name() : null;
       probes.add(() -> answers(v.vip(), nic));
     }
     List<Boolean> taken = Parallel.run("verify-vips", 8, probes);
@@ -62,16 +62,5 @@ public final class VerifyVipsExecutor implements StepExecutor {
         ? List.of("arping", "-c", "2", "-w", "2", "-I", nic, ip)
         : List.of("ping", ip.contains(":") ? "-6" : "-4", "-c", "2", "-W", "1", ip);
     return commands.run(cmd, Duration.ofSeconds(5)).ok();
-  }
-
-  private static String onLinkNic(String ip, List<Inventory.Interface> nics) {
-    for (Inventory.Interface n : nics) {
-      for (String a : n.ipv4Addresses()) {
-        if (IpPrefix.parse(a).contains(ip)) {
-          return n.name();
-        }
-      }
-    }
-    return null;
   }
 }

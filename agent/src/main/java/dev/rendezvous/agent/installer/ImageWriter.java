@@ -38,12 +38,7 @@ public final class ImageWriter {
 
   private ImageWriter() {}
 
-  /** Refuses anything but a regular file or a loop device. */
-  static void checkTarget(Path device) throws IOException {
-    checkTarget(device, false);
-  }
-
-  /** As {@link #checkTarget(Path)}; on a machine booted from the discovery image ({@link DiscoveryHost}) any disk. */
+  /** Refuses anything but a regular file or a loop device; on a machine booted from the discovery image any disk. */
   static void checkTarget(Path device, boolean discoveryHost) throws IOException {
     String name = device.toRealPath().getFileName().toString();
     if (!discoveryHost && !Files.isRegularFile(device) && !name.startsWith("loop")) {

@@ -83,7 +83,7 @@ final class ClusterManifestsApi {
       String name = fileName(body.getValue("file_name"), "file_name");
       String content = manifestContent(body.getValue("content"), "content");
       return editableCluster(ctx, id).compose(c -> ManifestRepository.put(db, id, folder, name, content))
-          .compose(created -> files.reevaluate(id))
+          .compose(created -> files.reevaluate(id, ctx))
           .map(created -> new InstallFilesApi.Created(manifestView(folder, name)));
     });
   }
@@ -120,7 +120,7 @@ final class ClusterManifestsApi {
           throw new ApiError(404, "file_name", "manifest " + folder + "/" + name + " not found");
         }
         return null; // 200 without a body, as upstream's V2DeleteClusterManifest
-      }).compose(v -> files.reevaluate(id)).map(v -> null);
+      }).compose(v -> files.reevaluate(id, ctx)).map(v -> null);
     });
   }
 

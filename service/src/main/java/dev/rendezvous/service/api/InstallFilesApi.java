@@ -71,12 +71,8 @@ public final class InstallFilesApi {
    * custom-manifests-requirements-satisfied), as a cluster update does; a failure is logged, the monitor's passes
    * catch up.
    */
-  Future<Void> reevaluate(java.util.UUID clusterId) {
-    if (brain == null) {
-      return Future.succeededFuture();
-    }
-    return Future.fromCompletionStage(brain.refresh(dev.rendezvous.service.brain.WorkKey.cluster(clusterId))
-        .toCompletionStage()).<Void>mapEmpty().recover(e -> Future.succeededFuture());
+  Future<Void> reevaluate(java.util.UUID clusterId, RoutingContext ctx) {
+    return ClusterReevaluation.now(brain, clusterId, ctx.vertx().getOrCreateContext());
   }
 
   /** Routes the installer and controller call with their agent token (or a user with a bearer token). */

@@ -7,7 +7,6 @@ import dev.rendezvous.service.api.params.ClusterParams;
 import dev.rendezvous.service.auth.Tenant;
 import dev.rendezvous.service.auth.UserAuth;
 import dev.rendezvous.service.brain.Brain;
-import dev.rendezvous.service.brain.WorkKey;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
@@ -291,11 +290,7 @@ public final class RestApi {
             });
           }))
           // upstream re-evaluates the cluster at once: validations and status answer the new settings
-          .compose(c -> Future.fromCompletionStage(brain.refresh(WorkKey.cluster(id)).toCompletionStage(),
-              ctx.vertx().getOrCreateContext()).<Object>map(r -> r).recover(e -> {
-                LOG.atWarn().setCause(e).addKeyValue("cluster_id", id).log("refresh after update failed; the monitor retries");
-                return Future.succeededFuture();
-              }))
+          .compose(c -> ClusterReevaluation.now(brain, id, ctx.vertx().getOrCreateContext()))
           .compose(r -> cluster(t, id))
           .compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, true)));
     });

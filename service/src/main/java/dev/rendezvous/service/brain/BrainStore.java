@@ -457,6 +457,6 @@ final class BrainStore {
         r.getOffsetDateTime("status_updated_at"), r.getString("spec"), r.getString("validations_info"),
         r.getString("progress"), r.getOffsetDateTime("install_started_at"),
         r.getOffsetDateTime("install_completed_at"), r.getString("state"), r.getLong("row_version"),
-        r.getColumnIndex("custom_manifests") >= 0 && Boolean.TRUE.equals(r.getBoolean("custom_manifests")));
+        Boolean.TRUE.equals(r.getBoolean("custom_manifests")));
   }
 }
