@@ -180,6 +180,16 @@ public final class FleetSwarm {
           } catch (java.net.http.HttpTimeoutException e) {
             // the answer is the whole cluster with its hosts (upstream's): big for a big cluster; the request stands
             out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id, REQUEST_TIMEOUT.toSeconds());
+          } catch (Refused e) {
+            if (e.status != 409) {
+              throw e;
+            }
+            // no longer ready between the list and the request (a host went away; across an upgrade, a rule new in
+            // the replacement waiting on its hosts' next answers): wait for ready again, as a controller requeues
+            out.printf("t=%6.1f s  %s: install refused, the cluster is no longer ready; waiting for it again%n",
+                seconds(t0), id);
+            installRequested.remove(id);
+            continue;
           }
           installStarted.put(id, System.nanoTime());
         }
@@ -392,7 +402,8 @@ public final class FleetSwarm {
         continue;
       }
       if (r.statusCode() >= 300) {
-        throw new IOException(req.method() + " " + req.uri().getPath() + " answered " + r.statusCode() + ": " + r.body());
+        throw new Refused(r.statusCode(), req.method() + " " + req.uri().getPath() + " answered " + r.statusCode() + ": "
+            + r.body());
       }
       return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
     }
@@ -400,5 +411,15 @@ public final class FleetSwarm {
 
   private static double seconds(long t0) {
     return (System.nanoTime() - t0) / 1e9;
+  }
+
+  /** The service answered, and not with success. */
+  static final class Refused extends IOException {
+    final int status;
+
+    Refused(int status, String message) {
+      super(message);
+      this.status = status;
+    }
   }
 }

@@ -220,7 +220,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     return tally(hosts).withInventory() > 0;
   }
 
-  /** Whether an address (without prefix, as {@link Cidr#addressString}) is on an interface of any host. */
+  /** What the hosts found at a VIP: succeeded, failed or unverified (see {@link ClusterContext#vipVerification}). */
   static String vipVerification(List<HostSnapshot> hosts, String vip) {
     boolean succeeded = false;
     boolean freeSomewhere = false;
@@ -243,6 +243,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     return takenSomewhere ? "failed" : freeSomewhere ? "succeeded" : "unverified";
   }
 
+  /** Whether an address (without prefix, as {@link Cidr#addressString}) is on an interface of any host. */
   static boolean addressInUse(List<HostSnapshot> hosts, String address) {
     java.util.Set<String> known = hosts instanceof ClusterHosts h ? h.addresses : null;
     if (known == null) {

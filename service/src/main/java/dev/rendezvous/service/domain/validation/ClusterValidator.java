@@ -80,9 +80,9 @@ public final class ClusterValidator {
       case NETWORK_PREFIX_VALID -> prefixValid(c);
       case MACHINE_CIDR_EQUALS_TO_CALCULATED_CIDR -> calculatedCidr(c);
       case API_VIPS_DEFINED -> vipsDefined(c, c.apiVips(), "API");
-      case API_VIPS_VALID -> vipsValid(c, c.apiVips(), "api vips", "API");
+      case API_VIPS_VALID -> vipsValid(c, id, c.apiVips(), "api vips", "API");
       case INGRESS_VIPS_DEFINED -> vipsDefined(c, c.ingressVips(), "Ingress");
-      case INGRESS_VIPS_VALID -> vipsValid(c, c.ingressVips(), "ingress vips", "Ingress");
+      case INGRESS_VIPS_VALID -> vipsValid(c, id, c.ingressVips(), "ingress vips", "Ingress");
       case ALL_HOSTS_ARE_READY_TO_INSTALL -> c.hostTally().withStatusIn(READY_TO_INSTALL) == c.hosts().size()
           ? new Outcome(SUCCESS, "All hosts in the cluster are ready to install.")
           : new Outcome(FAILURE, "The cluster has hosts that are not ready to install.");
@@ -281,7 +281,7 @@ public final class ClusterValidator {
     return new Outcome(FAILURE, "The " + kind + " virtual IP is undefined and must be provided.");
   }
 
-  private Outcome vipsValid(ClusterContext c, List<String> vips, String name, String kind) {
+  private Outcome vipsValid(ClusterContext c, ClusterValidationId id, List<String> vips, String name, String kind) {
     if (vipsNotRequired(c)) {
       return new Outcome(SUCCESS, "The " + kind + " virtual IP is not required: User Managed Networking");
     }
@@ -289,6 +289,13 @@ public final class ClusterValidator {
       return new Outcome(PENDING, vips.isEmpty() ? "The " + kind + " virtual IP is undefined." : "Hosts have not been discovered yet");
     }
     String joined = String.join(",", vips);
+    Outcome valid = new Outcome(SUCCESS, name + " " + joined + " belongs to the Machine CIDR and is not in use.");
+    // Once verified, these VIPs stay verified until a host finds otherwise, as upstream's per-VIP verification kept on
+    // the cluster: no answer yet is no news (hosts re-registered, or the brain of an older release, which kept no
+    // verdicts, handed the cluster over mid-upgrade: a ready cluster must not drop out of ready meanwhile, refusing
+    // the install its user was just told was accepted).
+    boolean verifiedBefore = c.validationsInfo() != null && c.validationsInfo().find(id.id())
+        .filter(r -> r.status() == SUCCESS && r.message().equals(valid.message())).isPresent();
     // upstream's VerifyVipWithSingleMachineNetwork, per VIP, its messages
     for (String vip : vips) {
       if (c.machineNetworks().isEmpty()) {
@@ -306,11 +313,11 @@ public final class ClusterValidator {
       if (verification.equals("failed")) {
         return new Outcome(FAILURE, name + " <" + vip + "> is already in use in cidr " + network.get());
       }
-      if (!verification.equals("succeeded")) {
+      if (!verification.equals("succeeded") && !verifiedBefore) {
         return new Outcome(FAILURE, name + " <" + vip + "> are not verified yet.");
       }
     }
-    return new Outcome(SUCCESS, name + " " + joined + " belongs to the Machine CIDR and is not in use.");
+    return valid;
   }
 
   /** A host that, as a master, has the CPU and memory the master role needs. */

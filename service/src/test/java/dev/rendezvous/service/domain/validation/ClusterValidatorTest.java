@@ -50,6 +50,11 @@ class ClusterValidatorTest {
         // what the hosts found at the VIP: verify-vips' verdicts, else the free-address sweeps, else nothing yet
         Arguments.of("api vip answered by another machine", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of("192.168.111.5", "failed"), Map.of())), "api-vips-valid", FAILURE, "api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24"),
         Arguments.of("api vip not verified yet", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of())), "api-vips-valid", FAILURE, "api vips <192.168.111.5> are not verified yet."),
+        // a verdict kept: verified before (these very VIPs), no answer since is no news; another answer is
+        Arguments.of("api vip verified before, no answer since", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of())).validationsInfo(before("api-vips-valid", SUCCESS, "api vips 192.168.111.5 belongs to the Machine CIDR and is not in use.")), "api-vips-valid", SUCCESS, "api vips 192.168.111.5 belongs to the Machine CIDR and is not in use."),
+        Arguments.of("another api vip verified before", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of())).validationsInfo(before("api-vips-valid", SUCCESS, "api vips 192.168.111.6 belongs to the Machine CIDR and is not in use.")), "api-vips-valid", FAILURE, "api vips <192.168.111.5> are not verified yet."),
+        Arguments.of("api vip verified before, answered since", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of("192.168.111.5", "failed"), Map.of())).validationsInfo(before("api-vips-valid", SUCCESS, "api vips 192.168.111.5 belongs to the Machine CIDR and is not in use.")), "api-vips-valid", FAILURE, "api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24"),
+        Arguments.of("api vip failed before, no answer since", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of())).validationsInfo(before("api-vips-valid", FAILURE, "api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24")), "api-vips-valid", FAILURE, "api vips <192.168.111.5> are not verified yet."),
         Arguments.of("api vip free in the sweeps", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of("192.168.111.5", true))), "api-vips-valid", SUCCESS, "belongs to the Machine CIDR and is not in use."),
         Arguments.of("api vip missing from a sweep's free list", (UnaryOperator<ClusterContext.Builder>) b -> b.hosts(vips(Map.of(), Map.of("192.168.111.5", false))), "api-vips-valid", FAILURE, "api vips <192.168.111.5> is already in use in cidr 192.168.111.0/24"),
         Arguments.of("no network type (an imported cluster)", (UnaryOperator<ClusterContext.Builder>) b -> b.networkType(null), "custom-manifests-requirements-satisfied", SUCCESS, "No custom manifests are required"),
@@ -84,6 +89,10 @@ class ClusterValidatorTest {
   }
 
   /** Three known hosts whose verify-vips verdicts and free-address sweeps say {@code verdicts} and {@code free}. */
+  static ValidationsInfo before(String id, ValidationStatus status, String message) {
+    return new ValidationsInfo(Map.of("network", List.of(new ValidationResult(id, status, message))));
+  }
+
   static List<HostSnapshot> vips(Map<String, String> verdicts, Map<String, Boolean> free) {
     return List.of(1, 2, 3).stream().map(i -> Fixtures.host(i, HostStatus.KNOWN).vipVerifications(i == 1 ? verdicts : Map.of())
         .vipsFree(free).build()).toList();
