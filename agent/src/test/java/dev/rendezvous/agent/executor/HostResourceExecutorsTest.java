@@ -78,7 +78,7 @@ class HostResourceExecutorsTest {
   }
 
   @Test
-  void domainResolutionUsesTheSystemResolver() {
+  void domainResolutionUsesTheSystemResolver() throws Exception {
     StepOutcome out = new DomainResolutionExecutor().execute(new Step("domain-resolution", "r-1",
         List.of("{\"domains\":[{\"domain_name\":\"localhost\"},{\"domain_name\":\"api.nonexistent.invalid\"}]}")));
     assertEquals(0, out.exitCode());

@@ -15,7 +15,9 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -129,10 +131,13 @@ public final class SiteRegistration implements AutoCloseable {
     }
     JsonNode hosts = call("GET", "/infra-envs/" + infraEnvId + "/hosts", null, 200);
     int known = 0;
+    List<String> holding = new ArrayList<>();
     for (JsonNode h : hosts) {
       configure(h);
       if ("known".equals(h.path("status").asText())) {
         known++;
+      } else {
+        holding.add(holding(h));
       }
     }
     if (hosts.size() >= plan.expectedHosts() && known == hosts.size() && "ready".equals(status)) {
@@ -146,12 +151,31 @@ public final class SiteRegistration implements AutoCloseable {
           .log("agent-based site: the installation could not start yet");
       return false;
     }
-    String waiting = hosts.size() + "/" + plan.expectedHosts() + " hosts, " + known + " known, cluster " + status;
+    String waiting = hosts.size() + "/" + plan.expectedHosts() + " hosts, " + known + " known, cluster " + status
+        + (holding.isEmpty() ? "" : "; " + String.join("; ", holding));
     if (!waiting.equals(lastWaiting)) {
       lastWaiting = waiting;
       LOG.atInfo().addKeyValue("cluster_id", clusterId).log("agent-based site: waiting: " + waiting);
     }
     return false;
+  }
+
+  /** A host that is not known yet and why: its validations not passing, as the console of the rendezvous host shows. */
+  private static String holding(JsonNode h) {
+    String name = h.path("requested_hostname").asText(h.path("id").asText());
+    List<String> open = new ArrayList<>();
+    try {
+      JsonNode info = JSON.readTree(h.path("validations_info").asText("{}"));
+      info.fields().forEachRemaining(group -> group.getValue().forEach(v -> {
+        String st = v.path("status").asText();
+        if (!st.equals("success") && !st.equals("disabled")) {
+          open.add(v.path("id").asText() + " " + st);
+        }
+      }));
+    } catch (IOException e) {
+      open.add("validations unreadable");
+    }
+    return name + " " + h.path("status").asText() + (open.isEmpty() ? "" : ": " + String.join(", ", open));
   }
 
   /** The hostname, role and installation disk agent-config.yaml gives this host, where they differ. */
