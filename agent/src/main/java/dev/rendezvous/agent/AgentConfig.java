@@ -190,6 +190,13 @@ public record AgentConfig(
         dryRunCidr, includeLoopDisks);
   }
 
+  /** Same settings, reporting another agent version (a dry-run agent upgraded by the service). */
+  public AgentConfig withAgentVersion(String version) {
+    return new AgentConfig(url, infraEnvId, token, insecure, caCert, dryRun, hostId, hostname, transport, version,
+        hostRoot, logFile, stepTimeout, stepThreads, longPollWaitSeconds, backoffBase, backoffCap, swarm, dryRunIndex,
+        dryRunCidr, includeLoopDisks);
+  }
+
   public boolean tls() {
     return "https".equalsIgnoreCase(url.getScheme());
   }

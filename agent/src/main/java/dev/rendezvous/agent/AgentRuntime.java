@@ -14,6 +14,7 @@ import dev.rendezvous.agent.executor.LogsUploader;
 import dev.rendezvous.agent.executor.NtpSynchronizerExecutor;
 import dev.rendezvous.agent.executor.StopInstallationExecutor;
 import dev.rendezvous.agent.executor.TangConnectivityExecutor;
+import dev.rendezvous.agent.executor.UpgradeAgentExecutor;
 import dev.rendezvous.agent.executor.VerifyVipsExecutor;
 import dev.rendezvous.agent.inventory.HardwareProbe;
 import dev.rendezvous.agent.inventory.InventoryCollector;
@@ -209,6 +210,11 @@ public final class AgentRuntime {
     java.net.http.HttpClient probes = java.net.http.HttpClient.newBuilder()
         .connectTimeout(java.time.Duration.ofSeconds(10)).build();
     m.put(StepTypes.VERIFY_VIPS, new VerifyVipsExecutor(commands, collector::interfaces));
+    if (uploader instanceof dev.rendezvous.agent.transport.GatewayClient gateway) {
+      m.put(StepTypes.UPGRADE_AGENT, new UpgradeAgentExecutor(
+          java.util.Optional.ofNullable(System.getenv("RDV_AGENT_JAR_URL")), UpgradeAgentExecutor.runningJar(),
+          gateway::download));
+    }
     m.put(StepTypes.TANG_CONNECTIVITY_CHECK, new TangConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.API_VIP_CONNECTIVITY_CHECK, new ApiVipConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands, () -> {

@@ -85,15 +85,19 @@ public final class AgentSwarm {
       }
       vertx.setTimer(1000, t -> {
         HostAgent next;
+        AgentConfig restarted;
         synchronized (agents) { // stop() takes its snapshot under the same lock: a new agent is seen or never made
           if (stopped.get()) {
             end.tryComplete();
             return;
           }
-          next = runtime.dryRunAgent(member);
+          // an upgraded agent starts again as the version it became (a real one: the jar it put in its place)
+          AgentConfig as = agent.upgradedTo().map(member::withAgentVersion).orElse(member);
+          next = runtime.dryRunAgent(as);
           agents.set(index, next);
+          restarted = as;
         }
-        runUntilStopped(vertx, runtime, member, next, index, agents, stopped, end);
+        runUntilStopped(vertx, runtime, restarted, next, index, agents, stopped, end);
       });
     });
   }

@@ -149,7 +149,8 @@ public record AppConfig(
             s.integer("brain-batches-in-flight", 0),
             java.time.Duration.ofMillis(s.integer("brain-batch-max-wait-ms",
                 (int) ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT.toMillis())),
-            timeouts(s.string("timeouts", ""))),
+            timeouts(s.string("timeouts", "")),
+            agentUpgrade(s.string("agent-upgrade", "true"), s.string("agent-jar", DEFAULT_AGENT_JAR))),
         s.string("installer-binary", ""),
         metal,
         s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"),
@@ -179,7 +180,7 @@ public record AppConfig(
         s.string("agent-token-secret", null), durability.equals("durable"),
         java.time.Duration.ofDays(nonNegative("events-retention-days", s.integer("events-retention-days", 90))),
         Math.max(1, s.integer("event-stream-max-pending", 1000)),
-        Path.of(s.string("agent-jar", "agent/target/rendezvous-agent.jar")).toAbsolutePath().normalize(),
+        Path.of(s.string("agent-jar", DEFAULT_AGENT_JAR)).toAbsolutePath().normalize(),
         gatewayFlags, s.integer("pressure-backlog-events", 2000), s.integer("pressure-max-stretch", 8), image, bus, service,
         new Kube(s.string("kubeconfig", null), commaList(s.string("kube-namespaces", "")),
             Math.max(1, s.integer("kube-workers", 4))),
@@ -365,4 +366,34 @@ public record AppConfig(
       }
     }
   }
+
+  static final String DEFAULT_AGENT_JAR = "agent/target/rendezvous-agent.jar";
+
+  /**
+   * The version hosts' agents are upgraded to: the one of the agent jar this service serves (read from it, so what is
+   * asked for is what a host downloads); null when upgrades are off ({@code --agent-upgrade=false}) or there is no jar.
+   */
+  static String agentUpgrade(String enabled, String jar) {
+    if (!enabled.equals("true") && !enabled.equals("false")) {
+      throw new IllegalArgumentException("agent-upgrade must be true or false, got '" + enabled + "'");
+    }
+    Path p = Path.of(jar).toAbsolutePath().normalize();
+    if (enabled.equals("false") || !java.nio.file.Files.isRegularFile(p)) {
+      return null;
+    }
+    try (java.util.zip.ZipFile z = new java.util.zip.ZipFile(p.toFile())) {
+      java.util.zip.ZipEntry e = z.getEntry(AGENT_VERSION_ENTRY);
+      if (e == null) {
+        throw new IllegalArgumentException("agent-jar " + p + " is no agent jar: it has no " + AGENT_VERSION_ENTRY);
+      }
+      try (java.io.InputStream in = z.getInputStream(e)) {
+        return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+      }
+    } catch (java.io.IOException e) {
+      throw new IllegalArgumentException("agent-jar " + p + " cannot be read: " + e.getMessage());
+    }
+  }
+
+  /** Where an agent jar says its version (the agent's AgentVersion.RESOURCE; app does not depend on the agent). */
+  static final String AGENT_VERSION_ENTRY = "dev/rendezvous/agent/agent-version";
 }

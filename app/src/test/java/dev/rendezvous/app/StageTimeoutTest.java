@@ -123,7 +123,7 @@ class StageTimeoutTest {
     IllegalArgumentException unknown = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> new dev.rendezvous.service.ServiceConfig.BrainSettings(Duration.ofSeconds(5), null, null, null,
             Duration.ofMinutes(3), Set.of(), List.of(), 0, Duration.ofMillis(100),
-            AppConfig.timeouts("host-stage-dancing=5m")));
+            AppConfig.timeouts("host-stage-dancing=5m"), null));
     assertTrue(unknown.getMessage().contains("'host-stage-dancing' is not a timeout")
         && unknown.getMessage().contains("host-stage-writing-image-to-disk"), unknown.getMessage());
     IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,

@@ -95,16 +95,18 @@ public record ServiceConfig(
    * @param batchMaxWait a batch held back by that bound starts anyway once its first event waited this long
    * @param timeouts the state machines' timeouts a user replaces, by name ({@code DomainTimeouts#byName}: e.g.
    *     {@code host-stage-writing-image-to-disk=10m}; upstream configures the same through its environment)
+   * @param agentVersion the version of the agent the service serves, to which hosts' agents of another version are
+   *     upgraded (upstream's AGENT_DOCKER_IMAGE with ENABLE_UPGRADE_AGENT); null: agents are not upgraded
    */
   public record BrainSettings(
       Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout,
       java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages, int batchesInFlight,
-      Duration batchMaxWait, java.util.Map<String, Duration> timeouts) {
+      Duration batchMaxWait, java.util.Map<String, Duration> timeouts, String agentVersion) {
 
     public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
         Duration hostDisconnectionTimeout) {
       this(monitorInterval, minCpuCores, minRamMib, minDiskGb, hostDisconnectionTimeout, java.util.Set.of(),
-          java.util.List.of(), 0, DEFAULT_BATCH_MAX_WAIT, java.util.Map.of());
+          java.util.List.of(), 0, DEFAULT_BATCH_MAX_WAIT, java.util.Map.of(), null);
     }
 
     public static final Duration DEFAULT_BATCH_MAX_WAIT = Duration.ofMillis(100);
@@ -152,7 +154,8 @@ public record ServiceConfig(
       }
       return d.withHardware(hw)
           .withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout).withOverrides(timeouts))
-          .withDisabledHostValidations(disabledHostValidations).withRequiredImages(requiredImages);
+          .withDisabledHostValidations(disabledHostValidations).withRequiredImages(requiredImages)
+          .withAgentUpgrade(agentVersion);
     }
 
     private RoleRequirements role(RoleRequirements r) {

@@ -45,6 +45,11 @@ public final class DryRunExecutors {
     m.put(StepTypes.API_VIP_CONNECTIVITY_CHECK, canned(s -> StepOutcome.ok("{\"is_success\":true}")));
     // as upstream's dry-run agent: every VIP free (a simulated network has no other machine to hold one)
     m.put(StepTypes.VERIFY_VIPS, canned(DryRunExecutors::verifyVips));
+    // a simulated host has no jar to replace: it says it did, and its agent starts again as that version
+    m.put(StepTypes.UPGRADE_AGENT, canned(s -> StepOutcome.ok(dev.rendezvous.agent.wire.WireJson.write(
+        new dev.rendezvous.agent.wire.StepModels.UpgradeAgentResponse(
+            dev.rendezvous.agent.executor.UpgradeAgentExecutor.requested(s),
+            dev.rendezvous.agent.wire.StepModels.UpgradeAgentResponse.SUCCESS)))));
     m.put(StepTypes.LOGS_GATHER, new DryRunLogs(uploader));
     return m;
   }

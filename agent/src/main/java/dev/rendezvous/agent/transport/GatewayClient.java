@@ -99,6 +99,14 @@ public final class GatewayClient implements LogsUploader {
         .get(UPLOAD_TIMEOUT_MS + 10_000, TimeUnit.MILLISECONDS);
   }
 
+  /** GETs {@code url} (absolute; the service's, with the agent's token) into {@code to}; blocks: a worker thread's. */
+  public void download(String url, Path to) throws Exception {
+    HttpResponse<Buffer> r = web.getAbs(url).timeout(UPLOAD_TIMEOUT_MS).putHeader("X-Secret-Key", token).send()
+        .compose(x -> expect(x, 200))
+        .toCompletionStage().toCompletableFuture().get(UPLOAD_TIMEOUT_MS + 10_000, TimeUnit.MILLISECONDS);
+    java.nio.file.Files.write(to, r.body() == null ? new byte[0] : r.body().getBytes());
+  }
+
   private String hostPath(String infraEnvId, String hostId) {
     return "/infra-envs/" + infraEnvId + "/hosts/" + hostId;
   }

@@ -65,6 +65,9 @@ public final class HostAgent {
   /** The service does not have the host: nothing more is asked (stopped is set too), until {@link #stop()}. */
   private boolean frozen;
   private final java.util.Set<Long> timers = new java.util.HashSet<>();
+  /** The version this agent was upgraded to (upgrade-agent answered success): it ends once that reply is delivered. */
+  private String upgradedTo;
+  private String upgradeStepId;
 
   public HostAgent(
       Vertx vertx, AgentConfig config, String hostId, AgentClients clients, StepRunner steps, AgentStats stats) {
@@ -264,6 +267,7 @@ public final class HostAgent {
       if (r != null) {
         stats.repliesDelivered.increment();
         cache.delivered(r);
+        delivered(r);
       }
     }
 
@@ -349,6 +353,12 @@ public final class HostAgent {
     for (Step step : batch.instructions()) {
       stats.stepsReceived.increment();
       replies.add(steps.run(step).map(reply -> {
+        dev.rendezvous.agent.executor.UpgradeAgentExecutor.upgradedTo(reply.stepType(), reply.exitCode(), reply.output())
+            .ifPresent(v -> {
+              upgradedTo = v;
+              upgradeStepId = reply.stepId();
+              later(10_000, () -> finish("upgraded to " + v + " (its reply not confirmed)")); // not forever
+            });
         deliver(reply);
         return (Void) null;
       }));
@@ -383,6 +393,18 @@ public final class HostAgent {
     }
   }
 
+  /** The service has a reply: after the one saying this agent was upgraded, it ends to start again as the new one. */
+  private void delivered(StepReply reply) {
+    if (upgradedTo != null && reply.stepId().equals(upgradeStepId)) {
+      finish("upgraded to " + upgradedTo + "; starting again as it");
+    }
+  }
+
+  /** The version an upgrade-agent step made this agent, once it ended for it; empty otherwise. */
+  public java.util.Optional<String> upgradedTo() {
+    return stopped ? java.util.Optional.ofNullable(upgradedTo) : java.util.Optional.empty();
+  }
+
   /** POST with retries: 503 after Retry-After, other 5xx and network errors with back-off. */
   private void postReply(StepReply reply, int attempt) {
     if (stopped) {
@@ -393,6 +415,7 @@ public final class HostAgent {
       if (ar.succeeded()) {
         stats.repliesDelivered.increment();
         cache.delivered(reply);
+        delivered(reply);
         return;
       }
       Throwable t = ar.cause();

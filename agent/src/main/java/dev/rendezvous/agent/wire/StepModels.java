@@ -96,4 +96,16 @@ public final class StepModels {
   /** verification: succeeded (nothing answers at the VIP) or failed (something does: the address is taken). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VerifiedVip(String vip, String vipType, String verification) {}
+
+  /** upgrade-agent: args[0] names the version to become (upstream: the agent's container image). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record UpgradeAgentRequest(String agentImage) {}
+
+  /** result: success (the agent starts again as it) or failure. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record UpgradeAgentResponse(String agentImage, String result) {
+    public static final String SUCCESS = "success";
+    public static final String FAILURE = "failure";
+  }
 }

@@ -15,6 +15,7 @@ public final class StepTypes {
   public static final String TANG_CONNECTIVITY_CHECK = "tang-connectivity-check";
   public static final String API_VIP_CONNECTIVITY_CHECK = "api-vip-connectivity-check";
   public static final String VERIFY_VIPS = "verify-vips";
+  public static final String UPGRADE_AGENT = "upgrade-agent";
 
   private StepTypes() {}
 }

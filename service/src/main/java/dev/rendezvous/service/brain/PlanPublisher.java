@@ -134,6 +134,10 @@ final class PlanPublisher {
         st.args().forEach(add);
       }
     }
-    return Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
+    String digest = Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
+    return PushRules.upgrades(s) ? UPGRADE_MARK + digest : digest;
   }
+
+  /** Starts the signature of a plan that is one upgrade-agent step: that the last plan pushed was one is kept. */
+  static final String UPGRADE_MARK = "u";
 }

@@ -1,5 +1,7 @@
 package dev.rendezvous.service.brain;
 
+import dev.rendezvous.service.domain.EventSeverity;
+
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.NextStepPlanner;
 import dev.rendezvous.service.domain.planning.StepPlan;
@@ -86,6 +88,12 @@ final class PushRules {
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
           && !w.now.isBefore(last.pushedAt().plusSeconds(dueAfter)));
       if (w.forced(h.id()) || due || targetsDue || !sig.equals(last.signature())) {
+        if (upgrades(p.steps()) && (last == null || !last.signature().startsWith(PlanPublisher.UPGRADE_MARK))) {
+          // once as the plans turn to it, not at each push (upstream rate-limits this event to one an hour)
+          w.event(BrainRules.DomainEventFactory.host(h, "upgrade_agent_started", EventSeverity.INFO, "Host "
+              + h.nameForMessages() + ": the agent " + h.discoveryAgentVersion() + " is being upgraded to "
+              + planner.agentVersion()));
+        }
         w.push(h, planner.plan(h, w.cluster(), memo), sig, peersToCheck(w, h, targets));
         nextFloor = earlier(nextFloor, w.now.plusSeconds(SHORTEST_PLAN_SECONDS));
       } else {
@@ -95,6 +103,11 @@ final class PushRules {
     // a unit that looked at its touched hosts only keeps the floor: what it pushed is due later, not sooner
     w.planFloor(all ? (nextFloor == null ? w.now.plusSeconds(SHORTEST_PLAN_SECONDS) : nextFloor) : floor);
     w.targetsRetryAt(targetsRetry);
+  }
+
+  static boolean upgrades(dev.rendezvous.service.domain.planning.Steps s) {
+    return s.instructions().size() == 1
+        && s.instructions().get(0).stepType() == dev.rendezvous.service.domain.planning.StepType.UPGRADE_AGENT;
   }
 
   /** How many peers the host's connectivity check lists now; -1 when its status plans no connectivity check. */

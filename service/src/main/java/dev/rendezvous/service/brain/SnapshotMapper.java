@@ -68,6 +68,7 @@ public final class SnapshotMapper {
         .hostTimestamp(state.path("timestamp").asLong(0))
         .connectionTimedOut(state.path("connection_timed_out").asBoolean(false))
         .stageTimedOut(state.path("stage_timed_out").asBoolean(false))
+        .agentUpgradeFailed(state.hasNonNull("agent_upgrade_failed") ? state.get("agent_upgrade_failed").asText() : null)
         .logsInfo(state.path("logs_info").asText(""))
         .logsStartedAt(instant(state.get("logs_started_at")))
         .logsCollectedAt(instant(state.get("logs_collected_at")))
@@ -142,6 +143,9 @@ public final class SnapshotMapper {
     state.put("timestamp", h.hostTimestamp());
     state.put("connection_timed_out", h.connectionTimedOut());
     state.put("stage_timed_out", h.stageTimedOut());
+    if (h.agentUpgradeFailed() != null) {
+      state.put("agent_upgrade_failed", h.agentUpgradeFailed());
+    }
     state.put("logs_info", h.logsInfo());
     putInstant(state, "logs_started_at", h.logsStartedAt());
     putInstant(state, "logs_collected_at", h.logsCollectedAt());

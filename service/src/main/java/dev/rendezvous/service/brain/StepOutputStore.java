@@ -46,6 +46,10 @@ final class StepOutputStore {
       w.apply(h.id(), hostMachine.apply(h, w.cluster(), new HostEvent.InstallationFailed(reason), w.now));
       return false;
     }
+    if (type == StepType.UPGRADE_AGENT) {
+      agentUpgraded(w, h, exitCode, output, error);
+      return false;
+    }
     boolean processedOnFailure = type == StepType.CONTAINER_IMAGE_AVAILABILITY || type == StepType.INSTALLATION_DISK_SPEED_CHECK
         || type == StepType.TANG_CONNECTIVITY_CHECK;
     if (exitCode != 0 && !processedOnFailure) {
@@ -131,6 +135,25 @@ final class StepOutputStore {
     }
     w.put(b.build());
     return false;
+  }
+
+  /**
+   * upgrade-agent's answer: success, the agent starts again as the new version and registers (its version is then
+   * the service's); failure, the host is not asked again until its agent registers again (upstream asks on and
+   * rate-limits the events to one an hour).
+   */
+  private void agentUpgraded(Work w, HostSnapshot h, int exitCode, String output, String error) {
+    StepOutputs.UpgradeAgentResponse r = output == null || output.isBlank() ? null : StepOutputs.upgradeAgent(output);
+    String to = r != null && r.agentImage() != null ? r.agentImage() : config.agentImage();
+    if (exitCode == 0 && r != null && "success".equals(r.result())) {
+      w.event(BrainRules.DomainEventFactory.host(h, "upgrade_agent_finished", EventSeverity.INFO,
+          "Host " + h.nameForMessages() + ": the agent was upgraded to " + to + " and starts again as it"));
+      return;
+    }
+    String why = error == null || error.isBlank() ? "" : ": " + error.strip();
+    w.event(BrainRules.DomainEventFactory.host(h, "upgrade_agent_failed", EventSeverity.ERROR,
+        "Host " + h.nameForMessages() + ": the agent could not be upgraded to " + to + why));
+    w.put(h.toBuilder().agentUpgradeFailed(to).build());
   }
 
   /** For each of the cluster's VIPs in a network this sweep covered: whether nothing answered at it. */

@@ -57,6 +57,14 @@ public record DomainConfig(
     return bootstrapHostMac != null && mac != null && bootstrapHostMac.equalsIgnoreCase(mac.strip());
   }
 
+  /** Agents upgraded to {@code version} (the service's own agent); null: no agent is upgraded (upstream's default). */
+  public DomainConfig withAgentUpgrade(String version) {
+    return new DomainConfig(hardware, timeouts, disabledHostValidations, version != null,
+        version != null ? version : agentImage, installerImage, controllerImage, mcoImage, mustGatherImage,
+        requiredImages, checkClusterVersion, releaseDomain, bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds,
+        imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
+  }
+
   public DomainConfig withBootstrapHostMac(String mac) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,

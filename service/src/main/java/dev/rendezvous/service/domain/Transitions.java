@@ -42,6 +42,7 @@ public final class Transitions {
         if (c.discoveryAgentVersion() != null) {
           b.discoveryAgentVersion(c.discoveryAgentVersion());
         }
+        b.agentUpgradeFailed(null); // an agent that registers again may be asked to upgrade again
       } else if (e instanceof HostEffect.RegistrationDefaults d) {
         b.role(d.role()).suggestedRole(d.role()).bootstrap(d.bootstrap()).day2(d.day2());
       } else if (e instanceof HostEffect.ClearForUnbind) {

@@ -53,6 +53,7 @@ public record HostSnapshot(
     List<String> installerArgs,
     boolean staticNetworking,
     String discoveryAgentVersion,
+    String agentUpgradeFailed,
     String logsInfo,
     Instant logsStartedAt,
     Instant logsCollectedAt,
@@ -164,6 +165,7 @@ public record HostSnapshot(
     b.installerArgs = installerArgs;
     b.staticNetworking = staticNetworking;
     b.discoveryAgentVersion = discoveryAgentVersion;
+    b.agentUpgradeFailed = agentUpgradeFailed;
     b.logsInfo = logsInfo;
     b.logsStartedAt = logsStartedAt;
     b.logsCollectedAt = logsCollectedAt;
@@ -207,6 +209,7 @@ public record HostSnapshot(
     private List<String> installerArgs;
     private boolean staticNetworking;
     private String discoveryAgentVersion;
+    private String agentUpgradeFailed;
     private String logsInfo;
     private Instant logsStartedAt;
     private Instant logsCollectedAt;
@@ -248,6 +251,8 @@ public record HostSnapshot(
     public Builder installerArgs(List<String> v) { installerArgs = v; return this; }
     public Builder staticNetworking(boolean v) { staticNetworking = v; return this; }
     public Builder discoveryAgentVersion(String v) { discoveryAgentVersion = dev.rendezvous.service.domain.SharedText.of(v); return this; }
+    /** The version an upgrade of this host's agent to failed (not asked again until the agent registers again). */
+    public Builder agentUpgradeFailed(String v) { agentUpgradeFailed = v; return this; }
     public Builder logsInfo(String v) { logsInfo = v; return this; }
     public Builder logsStartedAt(Instant v) { logsStartedAt = v; return this; }
     public Builder logsCollectedAt(Instant v) { logsCollectedAt = v; return this; }
@@ -259,7 +264,7 @@ public record HostSnapshot(
           hostTimestamp, progress, connectionTimedOut, stageTimedOut, connectivity, ntpSources, domainResolutions,
           imagesStatus, diskSpeeds, installationDiskId, installationDiskPath, apiVipConnectivity, tangConnectivity,
           vipVerifications, vipsFree,
-          skipFormattingDiskIds, installerArgs, staticNetworking, discoveryAgentVersion, logsInfo, logsStartedAt,
+          skipFormattingDiskIds, installerArgs, staticNetworking, discoveryAgentVersion, agentUpgradeFailed, logsInfo, logsStartedAt,
           logsCollectedAt, validationsInfo);
     }
   }

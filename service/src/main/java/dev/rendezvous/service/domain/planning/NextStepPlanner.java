@@ -88,6 +88,11 @@ public final class NextStepPlanner {
     }
   }
 
+  /** The agent version hosts are upgraded to (the service's own agent). */
+  public String agentVersion() {
+    return config.agentImage();
+  }
+
   /** {@code cluster} is null for unbound hosts. */
   public StepPlan plan(HostSnapshot host, ClusterContext cluster) {
     return plan(host, cluster, new Memo());
@@ -107,6 +112,12 @@ public final class NextStepPlanner {
   }
 
   private StepPlan plan(HostSnapshot host, ClusterContext cluster, Memo memo, boolean targets) {
+    if (dev.rendezvous.service.domain.host.AgentUpgrade.due(config, host)) {
+      // upstream: every other step is replaced by the one that makes the agent the service's
+      String args = json(java.util.Map.of("agent_image", config.agentImage()));
+      return new StepPlan(new Steps(DEFAULT_SECONDS, Steps.CONTINUE,
+          List.of(new Step(StepType.UPGRADE_AGENT, ids.next(StepType.UPGRADE_AGENT), List.of(args)))), List.of());
+    }
     List<Step> steps = new ArrayList<>();
     List<DomainEvent> events = new ArrayList<>();
     for (StepType t : stepTypes(host, cluster)) {

@@ -85,6 +85,15 @@ public final class StepOutputs {
     return List.of(parsed);
   }
 
+  /** upgrade-agent's answer: the version asked for and success or failure. */
+  public static UpgradeAgentResponse upgradeAgent(String output) {
+    UpgradeAgentResponse r = parse(output, UpgradeAgentResponse.class, "upgrade_agent_response");
+    if (r.result() == null || !java.util.Set.of("success", "failure").contains(r.result())) {
+      throw new InvalidStepOutputException("upgrade_agent_response", "result must be success or failure", null);
+    }
+    return r;
+  }
+
   /** free-network-addresses' answer: per network, the addresses nothing answered at. */
   public static List<FreeNetworkAddresses> freeAddresses(String output) {
     return List.of(parse(output, FreeNetworkAddresses[].class, "free_addresses"));
@@ -200,6 +209,10 @@ public final class StepOutputs {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record VerifiedVip(String vip, String vipType, String verification) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record UpgradeAgentResponse(String agentImage, String result) {}
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -24,8 +24,12 @@ final class AgentChecks {
     if (!c.cfg().enableUpgradeAgent()) {
       return new CheckOutcome(SUCCESS, "Host agent compatibility checking is disabled");
     }
-    if (c.cfg().agentImage().equals(c.host().discoveryAgentVersion())) {
+    if (dev.rendezvous.service.domain.host.AgentUpgrade.compatible(c.cfg(), c.host())) {
       return new CheckOutcome(SUCCESS, "Host agent is compatible with the service");
+    }
+    if (c.cfg().agentImage().equals(c.host().agentUpgradeFailed())) {
+      return new CheckOutcome(FAILURE, "This host's agent (" + c.host().discoveryAgentVersion() + ") could not be "
+          + "upgraded to " + c.cfg().agentImage() + " (see the host's events); restart the agent to try again");
     }
     return new CheckOutcome(FAILURE,
         "This host's agent is in the process of being upgraded to a compatible version. This might take a few minutes");

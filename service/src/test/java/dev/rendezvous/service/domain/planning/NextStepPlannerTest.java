@@ -197,4 +197,36 @@ class NextStepPlannerTest {
     Step s = plan(PREPARING_FOR_INSTALLATION, b -> b, b -> b).steps().instructions().get(0);
     assertEquals(List.of("{\"path\":\"/dev/sda\"}", "180.00"), s.args());
   }
+
+  /** upstream's agent upgrade: one upgrade-agent step instead of the others, while nothing is being installed. */
+  @Test
+  void anAgentOfAnotherVersionIsOnlyToldToUpgradeBeforeAnInstallAndUntilAnUpgradeFailed() {
+    NextStepPlanner planner = new NextStepPlanner(CONFIG.withAgentUpgrade("0.2.0"), StepIdGenerator.sequential());
+    java.util.function.BiFunction<HostStatus, UnaryOperator<HostSnapshot.Builder>, List<StepType>> types = (st, b) -> {
+      HostSnapshot h = b.apply(Fixtures.host(1, st)).build();
+      ClusterContext c = Fixtures.cluster(List.of(h, Fixtures.host(2, KNOWN).build())).build();
+      return planner.plan(h, h.unbound() ? null : c).steps().instructions().stream().map(Step::stepType).toList();
+    };
+    for (HostStatus st : List.of(DISCOVERING, KNOWN, INSUFFICIENT, PENDING_FOR_INPUT)) {
+      assertEquals(List.of(UPGRADE_AGENT), types.apply(st, b -> b.discoveryAgentVersion("0.1.0")), st.wire());
+    }
+    assertEquals(List.of(UPGRADE_AGENT), types.apply(KNOWN_UNBOUND, b -> b.clusterId(null).discoveryAgentVersion("0.1.0")));
+    StepPlan p = planner.plan(Fixtures.host(1, KNOWN).discoveryAgentVersion("0.1.0").build(),
+        Fixtures.cluster(List.of(Fixtures.host(2, KNOWN).build())).build());
+    assertEquals(List.of("{\"agent_image\":\"0.2.0\"}"), p.steps().instructions().get(0).args());
+    assertEquals(60, p.steps().nextInstructionSeconds());
+    assertEquals("continue", p.steps().postStepAction());
+    // the service's own version, an install under way, upstream's agent (a container image), an upgrade that failed
+    assertTrue(!types.apply(KNOWN, b -> b.discoveryAgentVersion("0.2.0")).contains(UPGRADE_AGENT));
+    assertEquals(List.of(INSTALL), types.apply(INSTALLING, b -> b.discoveryAgentVersion("0.1.0")));
+    assertTrue(!types.apply(KNOWN, b -> b.discoveryAgentVersion(
+        "quay.io/edge-infrastructure/assisted-installer-agent:latest")).contains(UPGRADE_AGENT));
+    assertTrue(!types.apply(KNOWN, b -> b.discoveryAgentVersion("0.1.0").agentUpgradeFailed("0.2.0"))
+        .contains(UPGRADE_AGENT));
+    // upgrades off (upstream's default): nobody is asked
+    NextStepPlanner off = new NextStepPlanner(CONFIG, StepIdGenerator.sequential());
+    HostSnapshot h = Fixtures.host(1, KNOWN).discoveryAgentVersion("0.1.0").build();
+    assertTrue(off.plan(h, Fixtures.cluster(List.of(h)).build()).steps().instructions().stream()
+        .noneMatch(s -> s.stepType() == UPGRADE_AGENT));
+  }
 }

@@ -324,4 +324,27 @@ class HostValidatorTest {
     // a document equal to another host's is still the one shared instance
     assertEquals(first.info(), evaluate(b -> b.validationsInfo(renamed.info()), SAME_CLUSTER).info());
   }
+
+  @Test
+  void compatibleAgentComparesTheAgentWithTheServicesOwnWhenUpgradesAreOn() {
+    HostValidator upgrading = new HostValidator(DomainConfig.defaults().withAgentUpgrade("0.2.0"));
+    java.util.function.Function<UnaryOperator<HostSnapshot.Builder>, ValidationResult> check = b -> {
+      HostSnapshot h = b.apply(Fixtures.host(1, HostStatus.KNOWN)).build();
+      ClusterContext c = Fixtures.cluster(List.of(h, Fixtures.host(2, HostStatus.KNOWN).build())).build();
+      return upgrading.validate(h, c, NOW).info().find("compatible-agent").orElseThrow();
+    };
+    ValidationResult same = check.apply(b -> b.discoveryAgentVersion("0.2.0"));
+    assertEquals(SUCCESS, same.status());
+    assertEquals("Host agent is compatible with the service", same.message());
+    ValidationResult older = check.apply(b -> b.discoveryAgentVersion("0.1.0"));
+    assertEquals(FAILURE, older.status());
+    assertEquals("This host's agent is in the process of being upgraded to a compatible version. This might take a few"
+        + " minutes", older.message());
+    ValidationResult failed = check.apply(b -> b.discoveryAgentVersion("0.1.0").agentUpgradeFailed("0.2.0"));
+    assertEquals(FAILURE, failed.status());
+    assertTrue(failed.message().contains("could not be upgraded to 0.2.0"), failed.message());
+    // upstream's agent reports its container image: this service has none to give it
+    assertEquals(SUCCESS, check.apply(b -> b.discoveryAgentVersion(
+        "quay.io/edge-infrastructure/assisted-installer-agent:latest")).status());
+  }
 }
