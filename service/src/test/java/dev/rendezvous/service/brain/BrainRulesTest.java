@@ -36,6 +36,10 @@ class BrainRulesTest {
 
   /** One unit as the brain runs it: the body, the touched hosts refreshed, plans; then the debounced full refresh. */
   private Work unit(Consumer<Work> body) {
+    return unit(rules, body);
+  }
+
+  private Work unit(BrainRules rules, Consumer<Work> body) {
     now = now.plusSeconds(1);
     Work w = new Work(state, now);
     body.accept(w);
@@ -46,7 +50,7 @@ class BrainRulesTest {
     w.pushes().forEach(p -> marks.put(p.host().id(), new PushMark(p.signature(), w.now, p.targets())));
     state = w.committed();
     if (w.othersMayBeStale()) {
-      unit(x -> { // what Brain schedules a little later
+      unit(rules, x -> { // what Brain schedules a little later
         rules.settle(x, x.hostIds());
         x.targetsPass();
       });
@@ -466,28 +470,16 @@ class BrainRulesTest {
   @Test
   void anAgentUpgradeIsAskedOnceReportedAndNotAskedAgainAfterItFailedUntilTheAgentRegistersAgain() {
     BrainRules upgrading = new BrainRules(DomainConfig.defaults().withAgentUpgrade("0.2.0"), StepIdGenerator.sequential());
-    java.util.function.Function<Consumer<Work>, Work> unit = body -> {
-      now = now.plusSeconds(1);
-      Work w = new Work(state, now);
-      body.accept(w);
-      if (!w.refreshScope().isEmpty()) {
-        upgrading.settle(w, w.refreshScope());
-      }
-      upgrading.plan(w, h -> marks.get(h.id()));
-      w.pushes().forEach(p -> marks.put(p.host().id(), new PushMark(p.signature(), w.now, p.targets())));
-      state = w.committed();
-      return w;
-    };
     UUID id = hosts.get(0);
-    Work reg = unit.apply(w -> upgrading.register(w, id, INFRA_ENV, CLUSTER, "0.1.0", now));
+    Work reg = unit(upgrading, w -> upgrading.register(w, id, INFRA_ENV, CLUSTER, "0.1.0", now));
     assertEquals(List.of("upgrade-agent"), reg.pushes().get(0).plan().steps().instructions().stream()
         .map(st -> st.stepType().wire()).toList());
     assertTrue(reg.events().stream().anyMatch(e -> e.name().equals("upgrade_agent_started")
         && e.message().contains("the agent 0.1.0 is being upgraded to 0.2.0")), reg.events().toString());
-    Work again = unit.apply(w -> upgrading.stepReply(w, id, "inventory", 0, BrainFixtures.inventory(1, 8), null, now));
+    Work again = unit(upgrading, w -> upgrading.stepReply(w, id, "inventory", 0, BrainFixtures.inventory(1, 8), null, now));
     assertTrue(again.events().stream().noneMatch(e -> e.name().equals("upgrade_agent_started")), "said once");
 
-    Work failed = unit.apply(w -> upgrading.stepReply(w, id, "upgrade-agent", 1,
+    Work failed = unit(upgrading, w -> upgrading.stepReply(w, id, "upgrade-agent", 1,
         "{\"agent_image\":\"0.2.0\",\"result\":\"failure\"}", "the service's agent jar is version 0.1.5", now));
     assertTrue(failed.events().stream().anyMatch(e -> e.name().equals("upgrade_agent_failed")
         && e.message().contains("could not be upgraded to 0.2.0: the service's agent jar is version 0.1.5")),
@@ -496,9 +488,9 @@ class BrainRulesTest {
     assertTrue(failed.pushes().stream().flatMap(p -> p.plan().steps().instructions().stream())
         .noneMatch(st -> st.stepType().wire().equals("upgrade-agent")), "not asked again");
 
-    unit.apply(w -> upgrading.register(w, id, INFRA_ENV, CLUSTER, "0.1.0", now)); // the agent restarted
+    unit(upgrading, w -> upgrading.register(w, id, INFRA_ENV, CLUSTER, "0.1.0", now)); // the agent restarted
     assertEquals(null, state.hosts().get(id).snapshot().agentUpgradeFailed());
-    Work ok = unit.apply(w -> upgrading.stepReply(w, id, "upgrade-agent", 0,
+    Work ok = unit(upgrading, w -> upgrading.stepReply(w, id, "upgrade-agent", 0,
         "{\"agent_image\":\"0.2.0\",\"result\":\"success\"}", null, now));
     assertTrue(ok.events().stream().anyMatch(e -> e.name().equals("upgrade_agent_finished")), ok.events().toString());
   }
