@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.OutputStream;
 import java.net.BindException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +75,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
         Exception last = null;
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
-            int[] ports = freePorts(2);
+            int[] ports = LocalPorts.free(2);
             int brokerPort = ports[0];
             int controllerPort = ports[1];
             KafkaRaftServer server = new KafkaRaftServer(new KafkaConfig(config(dir, brokerPort, controllerPort,
@@ -235,30 +233,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         p.put("log.cleaner.threads", "1");
         p.put("log.cleaner.dedupe.buffer.size", String.valueOf(16 * 1024 * 1024));
         return p;
-    }
-
-    /**
-     * {@code n} different free loopback ports, all sockets held open until every port is picked: ports picked one after
-     * another could be the same one (the system handed a just-closed port out again), and the broker then refused
-     * its two listeners on one port (seen once in CI).
-     */
-    private static int[] freePorts(int n) throws IOException {
-        ServerSocket[] sockets = new ServerSocket[n];
-        try {
-            int[] ports = new int[n];
-            for (int i = 0; i < n; i++) {
-                sockets[i] = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets[i].setReuseAddress(true);
-                ports[i] = sockets[i].getLocalPort();
-            }
-            return ports;
-        } finally {
-            for (ServerSocket socket : sockets) {
-                if (socket != null) {
-                    socket.close();
-                }
-            }
-        }
     }
 
     private static boolean isBindFailure(Throwable e) {

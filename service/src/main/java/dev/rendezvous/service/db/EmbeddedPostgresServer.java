@@ -56,7 +56,8 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
     stopOrphan(dataDir);
     EmbeddedPostgres pg;
     try {
-      pg = builder(dataDir, durable).start();
+      // a port of its own: one picked by the library beside the embedded Kafka's start could be Kafka's too
+      pg = builder(dataDir, durable).setPort(dev.rendezvous.bus.LocalPorts.free(1)[0]).start();
     } catch (IOException | RuntimeException e) {
       Optional<Long> holder = livePostmaster(dataDir);
       if (holder.isPresent() || String.valueOf(e.getMessage()).contains("could not lock")) {

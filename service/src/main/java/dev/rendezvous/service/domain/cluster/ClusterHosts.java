@@ -27,7 +27,48 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   private record Index(Map<UUID, Integer> positions, int upTo) {}
 
   private volatile Index byId;
-  private volatile Map<String, Integer> byHostname;
+  private volatile NameCounts byHostname;
+
+  /**
+   * How many hosts go by each hostname: counts built once ({@code base}) and the names counted otherwise since
+   * ({@code changed}, small; folded into a new base past {@link #FOLD} names). Copies share the base: a host renamed
+   * in a 1,000-host cluster (each inventory reply of a host whose name moves) copied a 1,000-entry map, a tenth of the
+   * brain's lane (scripts/bench-one-cluster 1000 256).
+   */
+  private record NameCounts(Map<String, Integer> base, Map<String, Integer> changed) {
+    static final int FOLD = 64;
+
+    int count(String name) {
+      Integer n = changed.get(name);
+      return n != null ? n : base.getOrDefault(name, 0);
+    }
+
+    /** One host named {@code was} (null: none) now named {@code is} (null: none). */
+    NameCounts renamed(String was, String is) {
+      if (java.util.Objects.equals(was, is)) {
+        return this;
+      }
+      Map<String, Integer> c = new HashMap<>(changed);
+      if (was != null) {
+        c.put(was, count(was) - 1);
+      }
+      if (is != null) {
+        c.put(is, (c.containsKey(is) ? c.get(is) : base.getOrDefault(is, 0)) + 1);
+      }
+      if (c.size() <= FOLD) {
+        return new NameCounts(base, c);
+      }
+      Map<String, Integer> folded = new HashMap<>(base);
+      c.forEach((name, n) -> {
+        if (n > 0) {
+          folded.put(name, n);
+        } else {
+          folded.remove(name);
+        }
+      });
+      return new NameCounts(folded, Map.of());
+    }
+  }
   /**
    * Counts over the hosts ({@link HostTally}), null until first asked for; then kept across copies, one host at a time.
    * Several cluster validations ask whether any host has an inventory, how many are ready, how many masters there are:
@@ -45,7 +86,7 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     this.hosts = hosts;
   }
 
-  private ClusterHosts(HostSnapshot[] hosts, Index byId, Map<String, Integer> byHostname, HostTally tally,
+  private ClusterHosts(HostSnapshot[] hosts, Index byId, NameCounts byHostname, HostTally tally,
       java.util.Set<String> addresses) {
     this.hosts = hosts;
     this.byId = byId;
@@ -77,17 +118,11 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     }
     HostSnapshot[] a = hosts.clone();
     a[at] = host;
-    Map<String, Integer> names = byHostname;
+    NameCounts names = byHostname;
     String was = old.inventory() == null ? null : old.hostname();
     String is = host.inventory() == null ? null : host.hostname();
-    if (names != null && !java.util.Objects.equals(was, is)) {
-      names = new HashMap<>(names);
-      if (was != null) {
-        names.computeIfPresent(was, (k, n) -> n == 1 ? null : n - 1);
-      }
-      if (is != null) {
-        names.merge(is, 1, Integer::sum);
-      }
+    if (names != null) {
+      names = names.renamed(was, is);
     }
     return new ClusterHosts(a, ids, names, moved(tally, old, host),
         Inventory.sameAddresses(old.inventory(), host.inventory()) ? addresses : null);
@@ -133,10 +168,9 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
     HostSnapshot[] a = java.util.Arrays.copyOf(hosts, hosts.length + 1);
     a[hosts.length] = host;
     Index ids = byId; // positions do not move: the index holds for the hosts it covers
-    Map<String, Integer> names = byHostname;
+    NameCounts names = byHostname;
     if (names != null && host.inventory() != null) {
-      names = new HashMap<>(names);
-      names.merge(host.hostname(), 1, Integer::sum);
+      names = names.renamed(null, host.hostname());
     }
     boolean noAddresses = host.inventory() == null || host.inventory().allCidrAddresses().isEmpty();
     return new ClusterHosts(a, ids, names, moved(tally, null, host), noAddresses ? addresses : null);
@@ -266,17 +300,18 @@ final class ClusterHosts extends AbstractList<HostSnapshot> implements RandomAcc
   /** How many hosts with an inventory go by this hostname; the count is built on first use. */
   static int countNamed(List<HostSnapshot> hosts, String hostname) {
     if (hosts instanceof ClusterHosts h) {
-      Map<String, Integer> m = h.byHostname;
+      NameCounts m = h.byHostname;
       if (m == null) {
-        m = new HashMap<>();
+        Map<String, Integer> counts = new HashMap<>();
         for (HostSnapshot s : h.hosts) {
           if (s.inventory() != null) {
-            m.merge(s.hostname(), 1, Integer::sum);
+            counts.merge(s.hostname(), 1, Integer::sum);
           }
         }
+        m = new NameCounts(counts, Map.of());
         h.byHostname = m;
       }
-      return m.getOrDefault(hostname, 0);
+      return m.count(hostname);
     }
     int n = 0;
     for (HostSnapshot s : hosts) {

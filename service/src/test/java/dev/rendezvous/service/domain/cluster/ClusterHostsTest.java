@@ -1,6 +1,7 @@
 package dev.rendezvous.service.domain.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.rendezvous.service.domain.Fixtures;
@@ -44,6 +45,35 @@ class ClusterHostsTest {
     ClusterContext noInventory = renamed.withHost(renamed.hosts().get(0).toBuilder().inventory(null).build());
     assertEquals(1, noInventory.hostsNamed("host-1"), "a host without an inventory has no name to count");
     assertEquals(1, noInventory.hostsNamed("host-3"));
+  }
+
+  /** Many renames (past the point where the changed names are folded into new counts): every view counts right. */
+  @Test
+  void hostnameCountsHoldThroughManyRenamesAndEveryEarlierViewKeepsItsOwn() {
+    ClusterContext c = threeHosts();
+    java.util.List<ClusterContext> views = new java.util.ArrayList<>(List.of(c));
+    java.util.Random random = new java.util.Random(7);
+    for (int i = 0; i < 300; i++) {
+      int host = random.nextInt(3);
+      String name = "name-" + random.nextInt(150); // names come back; more than NameCounts.FOLD of them
+      HostSnapshot h = c.hosts().get(host);
+      c = c.withHost(h.toBuilder().inventory(i % 17 == 0 ? null
+          : Fixtures.inventoryForHost(host + 1, n -> n.put("hostname", name))).build());
+      views.add(c);
+    }
+    java.util.Set<String> names = new java.util.TreeSet<>(List.of("host-1", "host-2", "host-3", "nobody"));
+    views.forEach(v -> v.hosts().forEach(h -> {
+      if (h.inventory() != null) {
+        names.add(h.hostname());
+      }
+    }));
+    assertTrue(names.size() > 64, "enough names to fold the changed ones: " + names.size());
+    for (ClusterContext v : views) {
+      for (String name : names) {
+        long recount = v.hosts().stream().filter(h -> h.inventory() != null && h.hostname().equals(name)).count();
+        assertEquals(recount, v.hostsNamed(name), name);
+      }
+    }
   }
 
   @Test
