@@ -160,7 +160,7 @@ public final class SiteRegistration implements AutoCloseable {
     return false;
   }
 
-  /** A host that is not known yet and why: its validations not passing, as the console of the rendezvous host shows. */
+  /** A host that is not known yet and why: the validations it does not pass yet (the waiting line names them). */
   private static String holding(JsonNode h) {
     String name = h.path("requested_hostname").asText(h.path("id").asText());
     List<String> open = new ArrayList<>();

@@ -1,7 +1,6 @@
 package dev.rendezvous.service.brain;
 
 import dev.rendezvous.service.domain.EventSeverity;
-
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.NextStepPlanner;
 import dev.rendezvous.service.domain.planning.StepPlan;
