@@ -148,6 +148,23 @@ final class Api {
     }
   }
 
+  /** One validation ({id, status, message}) of a cluster's or host's {@code validations_info}; null when absent. */
+  static JsonObject validation(JsonObject resource, String id) {
+    String info = resource.getString("validations_info");
+    if (info == null) {
+      return null;
+    }
+    JsonObject byCategory = new JsonObject(info);
+    for (String category : byCategory.fieldNames()) {
+      for (Object o : byCategory.getJsonArray(category)) {
+        if (id.equals(((JsonObject) o).getString("id"))) {
+          return (JsonObject) o;
+        }
+      }
+    }
+    return null;
+  }
+
   static JsonObject cluster(String name) {
     return new JsonObject().put("name", name).put("openshift_version", "4.18").put("pull_secret", PULL_SECRET)
         .put("base_dns_domain", "example.com");

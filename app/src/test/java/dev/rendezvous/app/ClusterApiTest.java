@@ -54,19 +54,8 @@ class ClusterApiTest {
   /** "status: message" of one of the cluster's validations, once the brain evaluated the cluster. */
   private String validation(String cluster, String id) {
     return Await.until(id + " evaluated", java.time.Duration.ofSeconds(20), () -> {
-      String info = api.get("/clusters/" + cluster).json().getString("validations_info");
-      if (info == null) {
-        return null;
-      }
-      JsonObject v = new JsonObject(info);
-      for (String category : v.fieldNames()) {
-        for (Object o : v.getJsonArray(category)) {
-          if (id.equals(((JsonObject) o).getString("id"))) {
-            return ((JsonObject) o).getString("status") + ": " + ((JsonObject) o).getString("message");
-          }
-        }
-      }
-      return null;
+      JsonObject v = Api.validation(api.get("/clusters/" + cluster).json(), id);
+      return v == null ? null : v.getString("status") + ": " + v.getString("message");
     });
   }
 

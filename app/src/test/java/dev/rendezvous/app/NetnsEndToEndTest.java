@@ -123,16 +123,8 @@ class NetnsEndToEndTest {
 
   /** "status: message" of one of the cluster's validations. */
   private static String validation(Api api, String cluster, String id) {
-    JsonObject info = new JsonObject(api.get(cluster).json().getString("validations_info"));
-    for (String category : info.fieldNames()) {
-      for (Object o : info.getJsonArray(category)) {
-        JsonObject v = (JsonObject) o;
-        if (id.equals(v.getString("id"))) {
-          return v.getString("status") + ": " + v.getString("message");
-        }
-      }
-    }
-    return "(no " + id + ")";
+    JsonObject v = Api.validation(api.get(cluster).json(), id);
+    return v == null ? "(no " + id + ")" : v.getString("status") + ": " + v.getString("message");
   }
 
   /** The hosts' statuses, sorted, comma-separated. */

@@ -117,7 +117,7 @@ public final class UnitBench {
     }
     w.writes();
     Loaded after = w.committed();
-    w.pushes().forEach(p -> marks.put(p.host().id(), new PushMark(p.signature(), w.now, p.targets())));
+    w.pushes().forEach(p -> marks.put(p.host().id(), PushMark.of(p, w.now)));
     if (w.othersMayBeStale()) {
       fullPassesAsked++; // Brain debounces these into one pass a little later: not part of the unit
     }

@@ -62,7 +62,7 @@ final class PlanPublisher {
     List<Work.Push> pushes = new ArrayList<>(w.pushes());
     pushes.sort(Comparator.comparing((Work.Push p) -> p.host().bootstrap()));
     for (Work.Push p : pushes) {
-      pushed.put(HostKey.of(p.host()), new PushMark(p.signature(), w.now, p.targets()));
+      pushed.put(HostKey.of(p.host()), PushMark.of(p, w.now));
     }
     Promise<Void> done = Promise.promise();
     publishFrom(pushes, 0, w.base.key(), Vertx.currentContext(), done);
@@ -134,10 +134,6 @@ final class PlanPublisher {
         st.args().forEach(add);
       }
     }
-    String digest = Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
-    return PushRules.upgrades(s) ? UPGRADE_MARK + digest : digest;
+    return Long.toHexString(forward.getValue()) + Long.toHexString(seeded.getValue());
   }
-
-  /** Starts the signature of a plan that is one upgrade-agent step: that the last plan pushed was one is kept. */
-  static final String UPGRADE_MARK = "u";
 }

@@ -87,7 +87,7 @@ final class PushRules {
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()
           && !w.now.isBefore(last.pushedAt().plusSeconds(dueAfter)));
       if (w.forced(h.id()) || due || targetsDue || !sig.equals(last.signature())) {
-        if (upgrades(p.steps()) && (last == null || !last.signature().startsWith(PlanPublisher.UPGRADE_MARK))) {
+        if (upgrades(p.steps()) && (last == null || !last.upgrading())) {
           // once as the plans turn to it, not at each push (upstream rate-limits this event to one an hour)
           w.event(BrainRules.DomainEventFactory.host(h, "upgrade_agent_started", EventSeverity.INFO, "Host "
               + h.nameForMessages() + ": the agent " + h.discoveryAgentVersion() + " is being upgraded to "

@@ -47,7 +47,7 @@ class BrainRulesTest {
       rules.settle(w, w.refreshScope());
     }
     rules.plan(w, h -> marks.get(h.id()));
-    w.pushes().forEach(p -> marks.put(p.host().id(), new PushMark(p.signature(), w.now, p.targets())));
+    w.pushes().forEach(p -> marks.put(p.host().id(), PushMark.of(p, w.now)));
     state = w.committed();
     if (w.othersMayBeStale()) {
       unit(rules, x -> { // what Brain schedules a little later
