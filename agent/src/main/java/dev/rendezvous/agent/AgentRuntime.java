@@ -110,6 +110,8 @@ public final class AgentRuntime {
     GatewayClient gateway = new GatewayClient(clients.web(), config.url(), config.token(), config.agentVersion());
     Map<String, StepExecutor> executors = DryRunExecutors.create(host, gateway);
     executors.put(dev.rendezvous.agent.wire.StepTypes.INSTALL, dryRunInstall(config));
+    executors.put(dev.rendezvous.agent.wire.StepTypes.DOWNLOAD_BOOT_ARTIFACTS,
+        dev.rendezvous.agent.dryrun.DryRunReclaim.downloadBootArtifacts(gateway::download));
     return new HostAgent(vertx, config, hostId, clients, runner(executors, config), stats);
   }
 
@@ -214,7 +216,10 @@ public final class AgentRuntime {
       m.put(StepTypes.UPGRADE_AGENT, new UpgradeAgentExecutor(
           java.util.Optional.ofNullable(System.getenv("RDV_AGENT_JAR_URL")), UpgradeAgentExecutor.runningJar(),
           gateway::download));
+      m.put(StepTypes.DOWNLOAD_BOOT_ARTIFACTS,
+          new dev.rendezvous.agent.reclaim.DownloadBootArtifactsExecutor(root, commands, gateway::download));
     }
+    m.put(StepTypes.REBOOT_FOR_RECLAIM, new dev.rendezvous.agent.reclaim.RebootForReclaimExecutor(root, commands));
     m.put(StepTypes.TANG_CONNECTIVITY_CHECK, new TangConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.API_VIP_CONNECTIVITY_CHECK, new ApiVipConnectivityExecutor(probes, java.time.Duration.ofSeconds(10)));
     m.put(StepTypes.STOP_INSTALLATION, new StopInstallationExecutor(commands, () -> {

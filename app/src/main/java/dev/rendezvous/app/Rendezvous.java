@@ -183,6 +183,7 @@ public final class Rendezvous implements AutoCloseable {
       RestApi api = new RestApi(pool, catalog, userAuth, e -> isoUrl(c, e, imageUrlSecret, java.time.Instant.now()),
           c.service().bodyLimitBytes(), publisher, brain.brain())
           .pinInfraEnvId(c.service().ephemeral().infraEnvId())
+          .bootArtifacts(e -> reclaimBootArtifacts(c, e, downloads.agentToken(e)))
           .installation(new InstallFilesApi(pool, brain.brain(), generator.name()).mirrors(c.service().mirrors()),
               new InstallReportsApi(pool, brain.brain(), publisher, c.service().logsBodyLimitBytes(),
                   Files.createDirectories(c.dataDir().resolve("uploads")).toString()),
@@ -395,6 +396,24 @@ public final class Rendezvous implements AutoCloseable {
         + "&arch=" + e.spec().getString("cpu_architecture")
         + "&type=" + e.spec().getString("image_type") + "&version=" + e.spec().getString("openshift_version");
     return new dev.rendezvous.service.api.ApiViews.DownloadUrl(url, exp);
+  }
+
+  /**
+   * What a reclaimed host of {@code e} downloads to boot into discovery (upstream's boot-artifact URLs): the base
+   * image's kernel and rootfs for the infra-env's version and architecture, and its own PXE initrd (the discovery
+   * Ignition inside) signed with its agent token, valid until its signing key is regenerated.
+   */
+  static String reclaimBootArtifacts(AppConfig c, InfraEnvRow e, String agentToken) {
+    String query = "?arch=" + enc(e.spec().getString("cpu_architecture")) + "&version="
+        + enc(e.spec().getString("openshift_version"));
+    String base = c.service().imagePublicUrl();
+    return dev.rendezvous.service.domain.planning.NextStepPlanner.bootArtifactsRequest(
+        base + "/boot-artifacts/kernel" + query, base + "/boot-artifacts/rootfs" + query,
+        base + "/images/" + e.id() + "/pxe-initrd" + query + "&api_key=" + enc(agentToken));
+  }
+
+  private static String enc(String v) {
+    return java.net.URLEncoder.encode(v == null ? "" : v, StandardCharsets.UTF_8);
   }
 
   /** First start creates an admin token for the default tenant and keeps it in the data directory (0600). */

@@ -193,6 +193,38 @@ class KubeApiFlowTest {
       for (GenericKubernetesResource a : hub.list(Kinds.AGENT, "site-ha")) {
         assertTrue(KubeHub.conditionIs(a, "Bound", "True", "Bound"), a.getMetadata().getName());
       }
+
+      // reclaim, as upstream's hub does it: an installed worker's Agent is unbound (no BareMetalHost manages it), its
+      // agent fetches the discovery kernel and initrd signed for it, reboots into discovery (the dry-run agent starts
+      // again) and the host is back in the pool, ready for another cluster
+      String worker = api.get("/clusters/" + clusterId + "/hosts").array().stream().map(JsonObject.class::cast)
+          .filter(h -> "worker".equals(h.getString("role"))).findFirst().orElseThrow().getString("id");
+      hub.mergePatch(Kinds.AGENT, "site-ha", worker, "{\"spec\":{\"clusterDeploymentName\":null}}");
+      JsonObject back;
+      try {
+        back = Await.until("the reclaimed worker back in the pool", Duration.ofSeconds(120), () -> {
+          JsonObject h = api.get("/infra-envs/" + ieId + "/hosts/" + worker).json();
+          return "known-unbound".equals(h.getString("status")) ? h : null;
+        });
+      } catch (AssertionError e) {
+        throw new AssertionError(e.getMessage() + "; host " + api.get("/infra-envs/" + ieId + "/hosts/" + worker).json()
+            .getString("status") + "; events " + api.get("/events?host_id=" + worker + "&infra_env_id=" + ieId).body(), e);
+      }
+      assertNull(back.getString("cluster_id"), back.encodePrettily());
+      String events = api.get("/events?host_id=" + worker + "&infra_env_id=" + ieId).body();
+      for (String step : List.of("from installed to reclaiming", "from reclaiming to reclaiming-rebooting",
+          "from reclaiming-rebooting to discovering-unbound")) {
+        assertTrue(events.contains(step), step + ": " + events);
+      }
+      // the agent fetched the discovery kernel and the infra-env's initrd with the credential the service signed
+      String metrics = api.get("/metrics").body();
+      for (String artifact : List.of("kernel", "pxe-initrd")) {
+        assertTrue(SwarmTest.value(metrics, "rdv_image_downloads_total{artifact=\"" + artifact
+            + "\",complete=\"true\"}") >= 1, artifact + " downloaded");
+      }
+      Await.until("the Agent Bound=False Unbound", Duration.ofSeconds(60), () -> KubeHub.conditionIs(
+          hub.get(Kinds.AGENT, "site-ha", worker), "Bound", "False", "Unbound"));
+      assertEquals("installed", api.get("/clusters/" + clusterId).json().getString("status"));
     } finally {
       agents.stop().await(30, TimeUnit.SECONDS);
     }

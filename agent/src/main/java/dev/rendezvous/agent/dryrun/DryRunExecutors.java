@@ -50,6 +50,9 @@ public final class DryRunExecutors {
         new dev.rendezvous.agent.wire.StepModels.UpgradeAgentResponse(
             dev.rendezvous.agent.executor.UpgradeAgentExecutor.requested(s),
             dev.rendezvous.agent.wire.StepModels.UpgradeAgentResponse.SUCCESS)))));
+    // reclaim's reboot: the service then tells the agent to exit; it starts again as a host booted into discovery
+    // (download-boot-artifacts: DryRunReclaim, which fetches through the gateway)
+    m.put(StepTypes.REBOOT_FOR_RECLAIM, canned(s -> StepOutcome.ok("rebooting into the discovery image")));
     m.put(StepTypes.LOGS_GATHER, new DryRunLogs(uploader));
     return m;
   }

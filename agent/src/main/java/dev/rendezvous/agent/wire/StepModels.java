@@ -108,4 +108,15 @@ public final class StepModels {
     public static final String SUCCESS = "success";
     public static final String FAILURE = "failure";
   }
+
+  /** download-boot-artifacts: the discovery image's kernel, rootfs and initrd, and where the host's / is mounted. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record DownloadBootArtifactsRequest(String kernelUrl, String rootfsUrl, String initrdUrl,
+      String hostFsMountDir) {}
+
+  /** reboot-for-reclaim: where the host's / is mounted. */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record RebootForReclaimRequest(String hostFsMountDir) {}
 }

@@ -16,6 +16,8 @@ public final class StepTypes {
   public static final String API_VIP_CONNECTIVITY_CHECK = "api-vip-connectivity-check";
   public static final String VERIFY_VIPS = "verify-vips";
   public static final String UPGRADE_AGENT = "upgrade-agent";
+  public static final String DOWNLOAD_BOOT_ARTIFACTS = "download-boot-artifacts";
+  public static final String REBOOT_FOR_RECLAIM = "reboot-for-reclaim";
 
   private StepTypes() {}
 }

@@ -68,8 +68,11 @@ public final class AgentReconciler implements Reconciler {
     }
     SyncResult sync = SyncResult.OK;
     JsonNode h = host.get();
-    if (AgentStatuses.pastDiscovery(h.path("status").asText())) {
-      // the host is being installed: its spec is what it was, nothing to apply; the last verdict on it stands
+    boolean unbindAsked = !agent.path("spec").path("clusterDeploymentName").hasNonNull("name")
+        && h.hasNonNull("cluster_id");
+    if (AgentStatuses.pastDiscovery(h.path("status").asText()) && !unbindAsked) {
+      // the host is being installed or is installed: its spec is what it was, nothing to apply but an unbind (which
+      // reclaims an installed host); the last verdict on it stands
       JsonNode before = Conditions.find(agent.path("status").path("conditions"), "SpecSynced");
       if (before != null && !"True".equals(before.path("status").asText())) {
         sync = new SyncResult(false, before.path("reason").asText(), before.path("message").asText());
@@ -107,6 +110,20 @@ public final class AgentReconciler implements Reconciler {
     k.queue().addAfter(KubeContext.key(Kinds.AGENT_CLUSTER_INSTALL, cdNs, aciName), java.time.Duration.ofMillis(100));
   }
 
+  /**
+   * Upstream's shouldReclaimOnUnbind: an Agent no BareMetalHost manages is reclaimed when unbound (an installed host
+   * reboots into discovery and comes back to the pool); one a BareMetalHost manages is left to the bare-metal operator,
+   * which reprovisions it. Upstream also needs the spoke cluster reachable to start the agent on the node; here no
+   * spoke cluster exists to start one on: the agent the host still runs does it (a dry-run agent; a real node runs none
+   * after its reboot and waits in unbinding-pending-user-action once the reclaim times out).
+   */
+  static boolean reclaimsOnUnbind(JsonNode agent) {
+    return !agent.path("metadata").path("labels").has(BMH_LABEL);
+  }
+
+  /** The label upstream's BareMetalHost agent controller puts on an Agent it manages. */
+  static final String BMH_LABEL = "agent-install.openshift.io/bmh";
+
   /** Binding, role, hostname and disk as the spec asks; true when something was changed. */
   private boolean applySpec(JsonNode agent, JsonNode host, String ieId, String owner) {
     String hostId = KubeContext.name(agent);
@@ -121,7 +138,7 @@ public final class AgentReconciler implements Reconciler {
     String has = host.hasNonNull("cluster_id") ? host.path("cluster_id").asText() : null;
     if (want != null && !want.equals(has) || want == null && has != null) {
       if (has != null) {
-        k.service().hostAction(ieId, hostId, owner, "unbind", null);
+        k.service().hostAction(ieId, hostId, owner, reclaimsOnUnbind(agent) ? "unbind?reclaim=true" : "unbind", null);
       }
       if (want != null) {
         k.service().hostAction(ieId, hostId, owner, "bind", KubeContext.JSON.createObjectNode().put("cluster_id", want));

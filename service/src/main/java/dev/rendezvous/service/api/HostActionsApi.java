@@ -22,6 +22,7 @@ import io.vertx.sqlclient.Pool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -38,10 +39,13 @@ public final class HostActionsApi {
 
   private final Pool db;
   private final UserActions actions;
+  private final Function<InfraEnvRow, String> bootArtifacts;
 
-  public HostActionsApi(Pool db, UserActions actions) {
+  /** {@code bootArtifacts}: a reclaimed host's download-boot-artifacts request for its infra-env (null: no reclaim). */
+  public HostActionsApi(Pool db, UserActions actions, Function<InfraEnvRow, String> bootArtifacts) {
     this.db = db;
     this.actions = actions;
+    this.bootArtifacts = bootArtifacts;
   }
 
   /** Mount after the user auth handler. */
@@ -98,11 +102,20 @@ public final class HostActionsApi {
     return "aarch64".equals(a) ? "arm64" : a;
   }
 
+  /**
+   * Unbinds the host from its cluster. {@code ?reclaim=true} (ours; upstream reclaims only from its kube-API face,
+   * which our hub reconciler calls this for) also reclaims an installed host for reuse: its agent is given the
+   * discovery image as a boot entry and reboots into it, and the host comes back as discovering-unbound.
+   */
   private void unbind(RoutingContext ctx) {
     reply(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID ie = Requests.pathUuid(ctx, "infra_env_id");
       UUID id = Requests.pathUuid(ctx, "host_id");
+      boolean reclaim = Requests.queryBool(ctx, "reclaim", false);
+      if (reclaim && bootArtifacts == null) {
+        throw ApiError.conflict("Host " + id + " cannot be reclaimed: this service has no discovery image to give it");
+      }
       return host(t, ie, id).compose(h -> {
         if (h.clusterId() == null) {
           throw ApiError.conflict("Host " + id + " is already unbound");
@@ -112,7 +125,8 @@ public final class HostActionsApi {
         if (e.clusterId() != null) {
           throw ApiError.conflict("Cannot unbind Host " + id + ". InfraEnv " + ie + " is bound to Cluster " + e.clusterId());
         }
-        return domain(actions.hostAction(ie, id, new HostEvent.Unbind()));
+        return domain(actions.hostAction(ie, id, reclaim ? new HostEvent.Reclaim(bootArtifacts.apply(e))
+            : new HostEvent.Unbind()));
       }).compose(v -> host(t, ie, id)).map(ApiViews::host);
     });
   }

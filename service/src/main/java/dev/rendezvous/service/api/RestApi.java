@@ -88,6 +88,17 @@ public final class RestApi {
     return this;
   }
 
+  private Function<InfraEnvRow, String> bootArtifacts;
+
+  /**
+   * How a reclaimed host of an infra-env gets the discovery image: download-boot-artifacts' request, its URLs signed
+   * for the infra-env. Without it an unbind cannot reclaim (409).
+   */
+  public RestApi bootArtifacts(Function<InfraEnvRow, String> request) {
+    this.bootArtifacts = request;
+    return this;
+  }
+
   private InstallFilesApi installFiles;
   private InstallReportsApi installReports;
   private dev.rendezvous.service.auth.AgentOrUserAuth agentOrUser;
@@ -175,7 +186,7 @@ public final class RestApi {
     }
     dev.rendezvous.service.brain.UserActions actions = new dev.rendezvous.service.brain.UserActions(brain);
     new ClusterActionsApi(db, catalog, actions).mount(router);
-    new HostActionsApi(db, actions).mount(router);
+    new HostActionsApi(db, actions, bootArtifacts).mount(router);
     if (installFiles != null) {
       installFiles.mountUserRoutes(router);
       installReports.mountUserRoutes(router);

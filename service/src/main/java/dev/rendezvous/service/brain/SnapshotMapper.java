@@ -69,6 +69,8 @@ public final class SnapshotMapper {
         .connectionTimedOut(state.path("connection_timed_out").asBoolean(false))
         .stageTimedOut(state.path("stage_timed_out").asBoolean(false))
         .agentUpgradeFailed(state.hasNonNull("agent_upgrade_failed") ? state.get("agent_upgrade_failed").asText() : null)
+        .reclaimBootArtifacts(state.hasNonNull("reclaim_boot_artifacts") ? state.get("reclaim_boot_artifacts").asText()
+            : null)
         .logsInfo(state.path("logs_info").asText(""))
         .logsStartedAt(instant(state.get("logs_started_at")))
         .logsCollectedAt(instant(state.get("logs_collected_at")))
@@ -145,6 +147,9 @@ public final class SnapshotMapper {
     state.put("stage_timed_out", h.stageTimedOut());
     if (h.agentUpgradeFailed() != null) {
       state.put("agent_upgrade_failed", h.agentUpgradeFailed());
+    }
+    if (h.reclaimBootArtifacts() != null) {
+      state.put("reclaim_boot_artifacts", h.reclaimBootArtifacts());
     }
     state.put("logs_info", h.logsInfo());
     putInstant(state, "logs_started_at", h.logsStartedAt());

@@ -50,6 +50,17 @@ final class StepOutputStore {
       agentUpgraded(w, h, exitCode, output, error);
       return false;
     }
+    if (type == StepType.DOWNLOAD_BOOT_ARTIFACTS) {
+      // the discovery image is in the host's boot entries: it reboots into it (or waits for the user if not)
+      HostEvent e = exitCode == 0 ? new HostEvent.RebootingForReclaim() : new HostEvent.ReclaimFailed();
+      w.apply(h.id(), hostMachine.apply(h, w.cluster(), e, w.now));
+      if (exitCode != 0) {
+        w.event(BrainRules.DomainEventFactory.host(h, "reclaim_failed", EventSeverity.ERROR, "Host "
+            + h.nameForMessages() + ": the discovery image could not be set up for its reboot"
+            + (error == null || error.isBlank() ? "" : ": " + error.strip())));
+      }
+      return false;
+    }
     boolean processedOnFailure = type == StepType.CONTAINER_IMAGE_AVAILABILITY || type == StepType.INSTALLATION_DISK_SPEED_CHECK
         || type == StepType.TANG_CONNECTIVITY_CHECK;
     if (exitCode != 0 && !processedOnFailure) {

@@ -57,8 +57,8 @@ public final class UserActions {
   }
 
   /**
-   * A host action through the host state machine. Bind and unbind move the host to another key (cluster ↔ its
-   * infra-env's unbound pool): both keys are read again by their next unit.
+   * A host action through the host state machine. Bind and unbind (reclaim too) move the host to another key
+   * (cluster ↔ its infra-env's unbound pool): both keys are read again by their next unit.
    */
   public Future<Void> hostAction(UUID infraEnvId, UUID hostId, HostEvent event) {
     return brain.keyOfHost(hostId, infraEnvId).compose(k -> {
@@ -67,7 +67,8 @@ public final class UserActions {
       }
       WorkKey from = k.get();
       return brain.run(from, null, w -> brain.rules().hostAction(w, hostId, event)).compose(r -> {
-        if (!(event instanceof HostEvent.Bind) && !(event instanceof HostEvent.Unbind)) {
+        boolean unbinds = event instanceof HostEvent.Unbind || event instanceof HostEvent.Reclaim;
+        if (!(event instanceof HostEvent.Bind) && !unbinds) {
           return Future.succeededFuture();
         }
         brain.hostMoved(infraEnvId, hostId);

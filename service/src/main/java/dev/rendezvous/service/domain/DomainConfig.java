@@ -30,7 +30,6 @@ public record DomainConfig(
     List<String> requiredImages,
     boolean checkClusterVersion,
     String releaseDomain,
-    String bootArtifactsBaseUrl,
     int diskSpeedCheckTimeoutSeconds,
     int imageAvailabilityTimeoutSeconds,
     String serviceUrl,
@@ -61,14 +60,14 @@ public record DomainConfig(
   public DomainConfig withAgentUpgrade(String version) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, version != null,
         version != null ? version : agentImage, installerImage, controllerImage, mcoImage, mustGatherImage,
-        requiredImages, checkClusterVersion, releaseDomain, bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds,
+        requiredImages, checkClusterVersion, releaseDomain, diskSpeedCheckTimeoutSeconds,
         imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   public DomainConfig withBootstrapHostMac(String mac) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, mac);
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, mac);
   }
 
   /** "major.minor/arch", as OS images are matched (a release's patch version does not matter). */
@@ -98,7 +97,6 @@ public record DomainConfig(
         List.of(),
         true,
         "",
-        "",
         180,
         960,
         "",
@@ -109,31 +107,31 @@ public record DomainConfig(
   public DomainConfig withHardware(HardwareRequirements h) {
     return new DomainConfig(h, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   public DomainConfig withTimeouts(DomainTimeouts t) {
     return new DomainConfig(hardware, t, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   public DomainConfig withRequiredImages(List<String> images) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, images, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 
   /** With the service URL hosts reach and the OS disk images installs write. */
   public DomainConfig withInstallSources(String url, Map<String, MetalImage> images) {
     return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, url, images, bootstrapHostMac);
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, url, images, bootstrapHostMac);
   }
 
   public DomainConfig withDisabledHostValidations(Set<String> ids) {
     return new DomainConfig(hardware, timeouts, ids, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
-        bootArtifactsBaseUrl, diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
   }
 }

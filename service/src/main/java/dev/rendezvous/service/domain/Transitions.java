@@ -43,6 +43,7 @@ public final class Transitions {
           b.discoveryAgentVersion(c.discoveryAgentVersion());
         }
         b.agentUpgradeFailed(null); // an agent that registers again may be asked to upgrade again
+        b.reclaimBootArtifacts(null); // a reclaimed host that registers again is back in discovery
       } else if (e instanceof HostEffect.RegistrationDefaults d) {
         b.role(d.role()).suggestedRole(d.role()).bootstrap(d.bootstrap()).day2(d.day2());
       } else if (e instanceof HostEffect.ClearForUnbind) {
@@ -50,6 +51,8 @@ public final class Transitions {
             .installationDiskId(null).installationDiskPath(null).role(HostRole.AUTO_ASSIGN).suggestedRole(null)
             .bootstrap(false).apiVipConnectivity(null).vipVerifications(null).vipsFree(null);
         progress = HostProgress.NONE;
+      } else if (e instanceof HostEffect.SetReclaimBootArtifacts r) {
+        b.reclaimBootArtifacts(r.request());
       } else if (e instanceof HostEffect.SetCluster s) {
         b.clusterId(s.clusterId());
       } else if (e instanceof HostEffect.SetMediaDisconnected m) {

@@ -494,4 +494,40 @@ class BrainRulesTest {
         "{\"agent_image\":\"0.2.0\",\"result\":\"success\"}", null, now));
     assertTrue(ok.events().stream().anyMatch(e -> e.name().equals("upgrade_agent_finished")), ok.events().toString());
   }
+
+  @Test
+  void aReclaimedHostIsGivenItsBootArtifactsThenRebootsOrWaitsForTheUserWhenTheyCannotBeSetUp() {
+    String request = "{\"kernel_url\":\"http://img/boot-artifacts/kernel\",\"host_fs_mount_dir\":\"/host\"}";
+    for (int exit : new int[] {0, 1}) {
+      UUID id = hosts.get(exit);
+      unit(w -> rules.register(w, id, INFRA_ENV, CLUSTER, "0.1.0", now));
+      unit(w -> w.put(w.host(id).toBuilder().status(HostStatus.INSTALLED).build()));
+      Work reclaimed = unit(w -> rules.hostAction(w, id, new dev.rendezvous.service.domain.host.HostEvent.Reclaim(request)));
+      HostSnapshot h = state.hosts().get(id).snapshot();
+      assertEquals("reclaiming", h.status().wire());
+      assertEquals(null, h.clusterId(), "unbound from its cluster");
+      assertEquals(request, h.reclaimBootArtifacts());
+      var download = reclaimed.pushes().stream().filter(p -> p.host().id().equals(id)).findFirst().orElseThrow()
+          .plan().steps().instructions();
+      assertEquals(List.of("download-boot-artifacts"), download.stream().map(st -> st.stepType().wire()).toList());
+      assertEquals(List.of(request), download.get(0).args());
+
+      Work replied = unit(w -> rules.stepReply(w, id, "download-boot-artifacts", exit,
+          exit == 0 ? "Successfully downloaded boot artifacts" : "", exit == 0 ? null : "no space left on /boot", now));
+      h = state.hosts().get(id).snapshot();
+      if (exit == 0) {
+        assertEquals("reclaiming-rebooting", h.status().wire());
+        assertEquals("Host is rebooting into the discovery image", h.statusInfo());
+        var reboot = replied.pushes().stream().filter(p -> p.host().id().equals(id)).findFirst().orElseThrow()
+            .plan().steps();
+        assertEquals(List.of("reboot-for-reclaim"), reboot.instructions().stream().map(st -> st.stepType().wire())
+            .toList());
+        assertEquals("exit", reboot.postStepAction());
+      } else {
+        assertEquals("unbinding-pending-user-action", h.status().wire());
+        assertTrue(replied.events().stream().anyMatch(e -> e.name().equals("reclaim_failed")
+            && e.message().contains("no space left on /boot")), replied.events().toString());
+      }
+    }
+  }
 }

@@ -16,6 +16,9 @@ public sealed interface HostEffect {
   /** Unbind/reclaim: cluster id, kind, connectivity, DNS, free addresses, images, disk, MCP, roles, progress. */
   record ClearForUnbind() implements HostEffect {}
 
+  /** Reclaim of an installed host: the download-boot-artifacts request it is to be given. */
+  record SetReclaimBootArtifacts(String request) implements HostEffect {}
+
   record SetCluster(UUID clusterId) implements HostEffect {}
 
   record SetMediaDisconnected(boolean disconnected) implements HostEffect {}

@@ -32,7 +32,12 @@ public sealed interface HostEvent {
 
   record Unbind() implements HostEvent {}
 
-  record Reclaim() implements HostEvent {}
+  /**
+   * Unbind reclaiming the host for reuse (upstream's kube-API unbind): an installed host is given the discovery
+   * image's boot artifacts, {@code bootArtifacts} (download-boot-artifacts' request, signed for its infra-env), and
+   * reboots into discovery.
+   */
+  record Reclaim(String bootArtifacts) implements HostEvent {}
 
   record RebootingForReclaim() implements HostEvent {}
 

@@ -141,7 +141,8 @@ final class HostRuleTables {
               ERROR, CANCELLED), ALWAYS, UNBINDING_PENDING_USER_ACTION, HostRuleTables::postUnbind));
     } else if (e instanceof HostEvent.Reclaim x) {
       return List.of(
-          rule("Reclaim successful host", of(INSTALLED, ADDED_TO_EXISTING_CLUSTER), ALWAYS, RECLAIMING, HostRuleTables::postUnbind),
+          rule("Reclaim successful host", of(INSTALLED, ADDED_TO_EXISTING_CLUSTER), ALWAYS, RECLAIMING,
+              f -> postUnbind(f, new HostEffect.SetReclaimBootArtifacts(x.bootArtifacts()))),
           rule("Reclaim pre-installation", PRE_INSTALL, ALWAYS, UNBINDING, HostRuleTables::postUnbind),
           rule("Reclaim failed host", of(ERROR, CANCELLED), ALWAYS, UNBINDING_PENDING_USER_ACTION, HostRuleTables::postUnbind));
     } else if (e instanceof HostEvent.RebootingForReclaim x) {
@@ -363,7 +364,13 @@ final class HostRuleTables {
   }
 
   private static Post postUnbind(HostFacts f) {
-    return withEvent(Post.info(INFO_UNBINDING, new ClearForUnbind()), f, "host_unbind_succeeded", EventSeverity.INFO,
+    return postUnbind(f, new HostEffect[0]);
+  }
+
+  private static Post postUnbind(HostFacts f, HostEffect... more) {
+    List<HostEffect> effects = new ArrayList<>(List.of(new ClearForUnbind()));
+    effects.addAll(List.of(more));
+    return withEvent(Post.info(INFO_UNBINDING, effects.toArray(HostEffect[]::new)), f, "host_unbind_succeeded", EventSeverity.INFO,
         "Host " + f.host.nameForMessages() + ": Successfully unbound from cluster");
   }
 

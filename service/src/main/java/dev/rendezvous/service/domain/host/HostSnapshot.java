@@ -54,6 +54,7 @@ public record HostSnapshot(
     boolean staticNetworking,
     String discoveryAgentVersion,
     String agentUpgradeFailed,
+    String reclaimBootArtifacts,
     String logsInfo,
     Instant logsStartedAt,
     Instant logsCollectedAt,
@@ -166,6 +167,7 @@ public record HostSnapshot(
     b.staticNetworking = staticNetworking;
     b.discoveryAgentVersion = discoveryAgentVersion;
     b.agentUpgradeFailed = agentUpgradeFailed;
+    b.reclaimBootArtifacts = reclaimBootArtifacts;
     b.logsInfo = logsInfo;
     b.logsStartedAt = logsStartedAt;
     b.logsCollectedAt = logsCollectedAt;
@@ -210,6 +212,7 @@ public record HostSnapshot(
     private boolean staticNetworking;
     private String discoveryAgentVersion;
     private String agentUpgradeFailed;
+    private String reclaimBootArtifacts;
     private String logsInfo;
     private Instant logsStartedAt;
     private Instant logsCollectedAt;
@@ -253,6 +256,8 @@ public record HostSnapshot(
     public Builder discoveryAgentVersion(String v) { discoveryAgentVersion = dev.rendezvous.service.domain.SharedText.of(v); return this; }
     /** The version an upgrade of this host's agent to failed (not asked again until the agent registers again). */
     public Builder agentUpgradeFailed(String v) { agentUpgradeFailed = v; return this; }
+    /** A reclaimed host's download-boot-artifacts request (JSON), signed when the user reclaimed it. */
+    public Builder reclaimBootArtifacts(String v) { reclaimBootArtifacts = v; return this; }
     public Builder logsInfo(String v) { logsInfo = v; return this; }
     public Builder logsStartedAt(Instant v) { logsStartedAt = v; return this; }
     public Builder logsCollectedAt(Instant v) { logsCollectedAt = v; return this; }
@@ -264,8 +269,8 @@ public record HostSnapshot(
           hostTimestamp, progress, connectionTimedOut, stageTimedOut, connectivity, ntpSources, domainResolutions,
           imagesStatus, diskSpeeds, installationDiskId, installationDiskPath, apiVipConnectivity, tangConnectivity,
           vipVerifications, vipsFree,
-          skipFormattingDiskIds, installerArgs, staticNetworking, discoveryAgentVersion, agentUpgradeFailed, logsInfo, logsStartedAt,
-          logsCollectedAt, validationsInfo);
+          skipFormattingDiskIds, installerArgs, staticNetworking, discoveryAgentVersion, agentUpgradeFailed,
+          reclaimBootArtifacts, logsInfo, logsStartedAt, logsCollectedAt, validationsInfo);
     }
   }
 }

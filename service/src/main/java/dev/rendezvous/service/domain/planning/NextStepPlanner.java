@@ -199,7 +199,8 @@ public final class NextStepPlanner {
       case LOGS_GATHER -> logsGather(h, c);
       case STOP_INSTALLATION -> Optional.of(List.of());
       case API_VIP_CONNECTIVITY_CHECK -> apiVip(c);
-      case DOWNLOAD_BOOT_ARTIFACTS -> bootArtifacts();
+      case DOWNLOAD_BOOT_ARTIFACTS -> h.reclaimBootArtifacts() == null ? Optional.empty()
+          : Optional.of(List.of(h.reclaimBootArtifacts()));
       case REBOOT_FOR_RECLAIM -> Optional.of(List.of(json(Map.of("host_fs_mount_dir", HOST_FS_MOUNT_DIR))));
       default -> Optional.empty();
     };
@@ -420,17 +421,17 @@ public final class NextStepPlanner {
     return Optional.of(List.of(json(req)));
   }
 
-  private Optional<List<String>> bootArtifacts() {
-    String base = config.bootArtifactsBaseUrl();
-    if (base == null || base.isEmpty()) {
-      return Optional.empty();
-    }
+  /**
+   * download-boot-artifacts' request (upstream's DownloadBootArtifactsRequest) for a reclaimed host: the discovery
+   * kernel, rootfs and initrd (the infra-env's own, signed) and where the host's file system is mounted for the agent.
+   */
+  public static String bootArtifactsRequest(String kernelUrl, String rootfsUrl, String initrdUrl) {
     Map<String, Object> req = new LinkedHashMap<>();
-    req.put("kernel_url", base + "/boot-artifacts/kernel");
-    req.put("rootfs_url", base + "/boot-artifacts/rootfs");
-    req.put("initrd_url", base + "/boot-artifacts/initrd");
+    req.put("kernel_url", kernelUrl);
+    req.put("rootfs_url", rootfsUrl);
+    req.put("initrd_url", initrdUrl);
     req.put("host_fs_mount_dir", HOST_FS_MOUNT_DIR);
-    return Optional.of(List.of(json(req)));
+    return json(req);
   }
 
   /** The install step's request (§7); records quick-format events for the other bootable disks. */

@@ -160,7 +160,7 @@ class HostStateMachineTest {
         row("bind", KNOWN_UNBOUND, UNBOUND, ANY, new HostEvent.Bind(Fixtures.CLUSTER), BINDING, "Host is waiting to be bound to the cluster"),
         row("unbind known", KNOWN, SAME, ANY, new HostEvent.Unbind(), UNBINDING, "Host is waiting to be unbound from the cluster"),
         row("unbind installed", INSTALLED, SAME, ANY, new HostEvent.Unbind(), UNBINDING_PENDING_USER_ACTION, "unbound"),
-        row("reclaim installed", INSTALLED, SAME, ANY, new HostEvent.Reclaim(), RECLAIMING, "unbound"),
+        row("reclaim installed", INSTALLED, SAME, ANY, new HostEvent.Reclaim("{}"), RECLAIMING, "unbound"),
         row("reclaim reboot", RECLAIMING, SAME, ANY, new HostEvent.RebootingForReclaim(), RECLAIMING_REBOOTING, "Host is rebooting into the discovery image"),
         row("reclaim failed", RECLAIMING_REBOOTING, SAME, ANY, new HostEvent.ReclaimFailed(), UNBINDING_PENDING_USER_ACTION, "unbound"),
         row("role update re-evaluates", INSUFFICIENT, h(b -> b.connectivity(new ConnectivityReport(List.of())).inventory(Fixtures.inventoryForHost(1, Fixtures.cpu(3)))), ANY, new HostEvent.RoleUpdated(HostRole.WORKER), KNOWN, "Host is ready"),

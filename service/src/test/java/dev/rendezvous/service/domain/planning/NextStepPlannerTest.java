@@ -59,6 +59,10 @@ class NextStepPlannerTest {
             List.of(INVENTORY, API_VIP_CONNECTIVITY_CHECK, NTP_SYNCHRONIZER, DOMAIN_RESOLUTION), 60, "continue"),
         Arguments.of(KNOWN_UNBOUND, unbound, any, List.of(INVENTORY, NTP_SYNCHRONIZER), 60, "continue"),
         Arguments.of(DISCONNECTED_UNBOUND, unbound, any, List.of(INVENTORY), 120, "continue"),
+        Arguments.of(RECLAIMING, (UnaryOperator<HostSnapshot.Builder>) b -> b.clusterId(null)
+            .reclaimBootArtifacts(NextStepPlanner.bootArtifactsRequest("k", "r", "i")), any,
+            List.of(DOWNLOAD_BOOT_ARTIFACTS), 60, "continue"),
+        Arguments.of(RECLAIMING, unbound, any, List.of(), 60, "continue"), // nothing to download: times out to the user
         Arguments.of(RECLAIMING_REBOOTING, unbound, any, List.of(REBOOT_FOR_RECLAIM), 0, "exit"));
   }
 
