@@ -216,6 +216,7 @@ public final class Rendezvous implements AutoCloseable {
       BackPressure pressure = new BackPressure(brain::backlog, c.pressureBacklogEvents(), c.pressureMaxStretch(),
           observability.registry());
       gateway.pacing(pressure);
+      gateway.replyHoldMax(c.pressureHold());
       brain.brain().pacing(pressure);
       io.micrometer.core.instrument.Gauge.builder("rdv.brain.cache.hosts", brain.brain(),
           dev.rendezvous.service.brain.Brain::cachedHosts)

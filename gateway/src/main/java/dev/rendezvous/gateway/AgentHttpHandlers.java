@@ -32,10 +32,12 @@ final class AgentHttpHandlers {
     private volatile ProgressCheck progressCheck = ProgressCheck.NONE;
     private volatile InfraEnvCheck infraEnvCheck = InfraEnvCheck.ALL;
     private final Pacing pacing;
+    private final ReplyAdmission admission;
 
     AgentHttpHandlers(GatewayConfig config, AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics,
-                      RejectionLog rejections, Pacing pacing) {
+                      RejectionLog rejections, Pacing pacing, ReplyAdmission admission) {
         this.pacing = pacing;
+        this.admission = admission;
         this.config = config;
         this.directory = directory;
         this.events = events;
@@ -138,7 +140,10 @@ final class AgentHttpHandlers {
         });
     }
 
-    /** POST .../hosts/{host_id}/instructions → 204 once the reply is on the bus, 503 + Retry-After when not. */
+    /**
+     * POST .../hosts/{host_id}/instructions → 204 once the reply is on the bus, 503 + Retry-After when not; held first
+     * while the service is behind ({@link ReplyAdmission}).
+     */
     void stepReply(RoutingContext ctx) {
         AgentClaims claims = AgentAuth.claims(ctx);
         String hostId;
@@ -156,16 +161,30 @@ final class AgentHttpHandlers {
                 HttpReplies.error(ctx, 404, "host " + hostId + " not found");
                 return;
             }
-            events.reply(claims, hostId, reply).onComplete(published -> {
-                if (published.failed()) {
-                    metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
-                    HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+            admission.admit().onSuccess(v -> {
+                if (ctx.response().closed()) {
+                    // the agent gave up while its reply was held: never answered, so not taken either (its later
+                    // replies of the same host must not be overtaken by this one)
+                    metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD);
                     return;
                 }
-                metrics.replyReceived(reply.stepType());
-                directory.contactIfAttached(key, AgentPresence.HTTP);
-                ctx.response().setStatusCode(204).end();
+                publishReply(ctx, claims, hostId, key, reply);
             });
+        });
+    }
+
+    private void publishReply(RoutingContext ctx, AgentClaims claims, String hostId, HostKey key, StepReplyReceived reply) {
+        events.reply(claims, hostId, reply).onComplete(published -> {
+            if (published.failed()) {
+                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                return;
+            }
+            metrics.replyReceived(reply.stepType());
+            directory.contactIfAttached(key, AgentPresence.HTTP);
+            if (!ctx.response().closed()) {
+                ctx.response().setStatusCode(204).end();
+            }
         });
     }
 

@@ -9,6 +9,7 @@ import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.gateway.AgentInput.InvalidInput;
 import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.ServerWebSocket;
 import io.vertx.core.http.WebSocketFrame;
@@ -68,11 +69,13 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     }
 
     private final Pacing pacing;
+    private final ReplyAdmission admission;
 
     AgentSocketSession(ServerWebSocket ws, Context context, AgentClaims claims, HostKey key, GatewayConfig config,
                        AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics, RejectionLog rejections,
-                       Pacing pacing) {
+                       Pacing pacing, ReplyAdmission admission) {
         this.pacing = pacing;
+        this.admission = admission;
         this.ws = ws;
         this.context = context;
         this.claims = claims;
@@ -308,11 +311,17 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
                 sendError(SocketMessages.HOST_UNKNOWN, "host " + key.hostId() + " not found", false, reply.stepId());
                 return;
             }
-            events.reply(claims, key.hostId(), reply).onComplete(published -> {
+            admission.admit().compose(v -> {
+                if (closing) { // gone while held: never acknowledged, so not taken (it would overtake newer replies)
+                    metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD);
+                    return Future.failedFuture(new IllegalStateException("closed"));
+                }
+                return events.reply(claims, key.hostId(), reply);
+            }).onComplete(published -> {
                 if (published.succeeded()) {
                     metrics.replyReceived(reply.stepType());
                     send(AgentWire.write(new SocketMessages.Ack(reply.stepId())), null);
-                } else {
+                } else if (!closing) {
                     metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
                     sendError(SocketMessages.BUS_UNAVAILABLE, "the event bus did not take the reply, resend it later",
                             true, reply.stepId());

@@ -37,7 +37,10 @@ public final class Gateway {
     private final AgentDirectory directory;
     private final RejectionLog rejections;
     private final AgentHttpHandlers http;
+    /** A reply is held at most this long while the service is behind, unless told otherwise. */
+    static final long DEFAULT_REPLY_HOLD_MS = 5000;
     private final Pacing pacing = new Pacing();
+    private final ReplyAdmission admission;
     private final HostVerification verification;
     private BusConsumer stepsReader;
     private long sweeper = -1;
@@ -50,7 +53,8 @@ public final class Gateway {
         this.verification = new HostVerification(vertx, pacing, config.hostRecheck());
         this.directory = new AgentDirectory(events, metrics, config, verification);
         this.rejections = new RejectionLog(events, config);
-        this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections, pacing);
+        this.admission = new ReplyAdmission(vertx, pacing, metrics, DEFAULT_REPLY_HOLD_MS);
+        this.http = new AgentHttpHandlers(config, directory, events, metrics, rejections, pacing, admission);
     }
 
     /**
@@ -97,6 +101,14 @@ public final class Gateway {
     public void pacing(java.util.function.DoubleSupplier factor) {
         pacing.factor(factor);
         metrics.paceFactor(pacing::factor);
+    }
+
+    /**
+     * The longest a step reply is held before the bus while the service is behind ({@link ReplyAdmission}); 0 never
+     * holds one.
+     */
+    public void replyHoldMax(java.time.Duration max) {
+        admission.holdMax(max.toMillis());
     }
 
     private volatile TokenCheck tokenCheck = TokenCheck.ALL;
@@ -194,7 +206,7 @@ public final class Gateway {
 
     AgentSocketSession newSession(io.vertx.core.http.ServerWebSocket ws, AgentTokens.AgentClaims claims, HostKey key) {
         return new AgentSocketSession(ws, Vertx.currentContext(), claims, key, config, directory, events, metrics,
-                rejections, pacing);
+                rejections, pacing, admission);
     }
 
     GatewayMetrics metrics() {

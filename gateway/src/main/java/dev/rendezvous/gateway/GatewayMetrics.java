@@ -24,6 +24,8 @@ public final class GatewayMetrics {
     public static final String REPLIES_RECEIVED = "rdv.gateway.step.replies.received";
     public static final String MESSAGES_REJECTED = "rdv.gateway.messages.rejected";
     public static final String BUS_PUBLISH_FAILURES = "rdv.gateway.bus.publish.failures";
+    public static final String REPLIES_HELD = "rdv.gateway.replies.held";
+    public static final String REPLIES_WAITING = "rdv.gateway.replies.waiting";
     public static final String PACE_FACTOR = "rdv.gateway.pace.factor";
 
     /** Reasons of {@link #MESSAGES_REJECTED}. */
@@ -39,6 +41,8 @@ public final class GatewayMetrics {
     public static final String REASON_HOST_UNKNOWN = "host-unknown";
     /** An agent of an infra-env the user deleted answered 404. */
     public static final String REASON_INFRA_ENV_UNKNOWN = "infra-env-unknown";
+    /** The agent went away while its step reply was held (never answered, so never taken). */
+    public static final String REASON_GONE_WHILE_HELD = "gone-while-held";
     /** A plan waiting for a poll was replaced by a newer one before the host saw it. */
     public static final String REASON_STALE_STEPS = "plan-superseded";
 
@@ -48,12 +52,25 @@ public final class GatewayMetrics {
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
     private final Map<String, Timer> latency = new ConcurrentHashMap<>();
     private final Counter publishFailures;
+    private final Counter held;
 
     public GatewayMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.publishFailures = Counter.builder(BUS_PUBLISH_FAILURES)
                 .description("Events the bus refused (surfaced to the agent as retryable errors)")
                 .register(registry);
+        this.held = Counter.builder(REPLIES_HELD)
+                .description("Step replies held before the bus while the service was behind").register(registry);
+    }
+
+    /** Step replies waiting to go on the bus while the service is behind, read at scrape time. */
+    public void heldReplies(Supplier<Number> waiting) {
+        Gauge.builder(REPLIES_WAITING, waiting).description("Step replies held back right now while the service is behind")
+                .register(registry);
+    }
+
+    public void replyHeld() {
+        held.increment();
     }
 
     /** The back-pressure factor applied to next_instruction_seconds (1 = none), read at scrape time. */

@@ -6,6 +6,7 @@ import static dev.rendezvous.gateway.TestBed.newId;
 import static dev.rendezvous.gateway.TestBed.step;
 import static dev.rendezvous.gateway.TestBed.token;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,6 +19,7 @@ import dev.rendezvous.bus.event.HostProgressReported;
 import dev.rendezvous.bus.event.HostRegistered;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.bus.event.StepsToDeliver;
+import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.client.HttpRequest;
@@ -392,5 +394,64 @@ class GatewayHttpTest {
         HttpResponse<Buffer> normal = await(request(HttpMethod.GET, instructionsPath(infraEnv, host), token).send());
         assertEquals(60, json(normal).get("next_instruction_seconds").asInt(), "caught up: the plan's own cadence");
     }
-}
 
+    @Test
+    void whileTheServiceIsBehindAReplyWaitsBeforeTheBusUntilItCatchesUpOrTheHoldEnds() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String token = token(infraEnv, cluster);
+        java.util.concurrent.atomic.AtomicReference<Double> pace = new java.util.concurrent.atomic.AtomicReference<>(3.0);
+        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-00000001\",\"exit_code\":0,"
+                + "\"output\":\"{}\",\"error\":\"\"}";
+        try {
+            bed.gateway.gateway().pacing(pace::get);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
+            String first = newId();
+            String second = newId();
+            long start = System.nanoTime();
+            Future<HttpResponse<Buffer>> a = request(HttpMethod.POST, instructionsPath(infraEnv, first), token)
+                    .sendBuffer(Buffer.buffer(body));
+            Future<HttpResponse<Buffer>> b = request(HttpMethod.POST, instructionsPath(infraEnv, second), token)
+                    .sendBuffer(Buffer.buffer(body));
+            // an agent that gives up while held (its connection closed) is never answered, so its reply is not taken
+            String gone = newId();
+            try (java.net.Socket raw = new java.net.Socket("127.0.0.1", bed.port)) {
+                byte[] payload = body.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                raw.getOutputStream().write(("POST " + instructionsPath(infraEnv, gone) + " HTTP/1.1\r\nHost: x\r\n"
+                        + AgentAuth.HEADER + ": " + token + "\r\nContent-Type: application/json\r\nContent-Length: "
+                        + payload.length + "\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                raw.getOutputStream().write(payload);
+                raw.getOutputStream().flush();
+                Thread.sleep(300);
+            }
+            Thread.sleep(400);
+            assertFalse(a.isComplete() || b.isComplete(), "held while the service is behind");
+            assertTrue(bed.registry.scrape().contains("rdv_gateway_replies_waiting 3.0"), bed.registry.scrape());
+            assertEquals(0, bed.countEvents(e -> first.equals(e.hostId()) || second.equals(e.hostId())),
+                    "not on the bus yet");
+            pace.set(1.0); // caught up
+            assertEquals(204, await(a).statusCode());
+            assertEquals(204, await(b).statusCode());
+            assertTrue((System.nanoTime() - start) / 1_000_000 < 5000, "let go once caught up, not at the hold's end");
+            bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived && second.equals(e.hostId()));
+            Thread.sleep(300);
+            assertEquals(0, bed.countEvents(e -> gone.equals(e.hostId())), "the reply of an agent gone while held");
+            assertTrue(bed.counter(GatewayMetrics.MESSAGES_REJECTED, "reason", GatewayMetrics.REASON_GONE_WHILE_HELD) >= 1);
+
+            // a service that stays behind still gets the reply once the hold ends: slowed, never refused
+            pace.set(3.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(600));
+            String third = newId();
+            long t0 = System.nanoTime();
+            assertEquals(204, await(request(HttpMethod.POST, instructionsPath(infraEnv, third), token)
+                    .sendBuffer(Buffer.buffer(body))).statusCode());
+            long took = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(took >= 550 && took < 4000, "held for the hold, took " + took + " ms");
+            bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived && third.equals(e.hostId()));
+            assertTrue(bed.registry.find(GatewayMetrics.REPLIES_HELD).counter().count() >= 3);
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
+        }
+    }
+}
