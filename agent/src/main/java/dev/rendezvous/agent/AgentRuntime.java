@@ -252,12 +252,26 @@ public final class AgentRuntime {
   public Future<Void> close() {
     // a controller outlives its installer by a little (an installed cluster's final log upload): it gets the grace
     // period to finish, then is closed (one whose service is gone would retry for ever); the runtime does not wait
+    java.util.List<java.util.concurrent.CompletableFuture<?>> closing = new java.util.ArrayList<>();
     for (dev.rendezvous.agent.installer.ControllerLauncher.Running c : java.util.List.copyOf(controllers)) {
-      c.finished().copy().orTimeout(CONTROLLERS_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
-          .whenComplete((o, t) -> c.close());
+      closing.add(c.finished().copy().orTimeout(CONTROLLERS_GRACE.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)
+          .whenComplete((o, t) -> c.close()));
     }
     controllers.clear();
+    controllersClosed = java.util.concurrent.CompletableFuture.allOf(closing.toArray(
+        java.util.concurrent.CompletableFuture[]::new)).handle((v, t) -> null);
     return closeNow();
+  }
+
+  private volatile java.util.concurrent.CompletableFuture<Void> controllersClosed =
+      java.util.concurrent.CompletableFuture.completedFuture(null);
+
+  /**
+   * After {@link #close()}: completes once its controllers finished or were closed at the grace period's end (a
+   * process that ends with its runtime waits for this, or their last reports are lost).
+   */
+  public java.util.concurrent.CompletableFuture<Void> controllersClosed() {
+    return controllersClosed;
   }
 
   private Future<Void> closeNow() {

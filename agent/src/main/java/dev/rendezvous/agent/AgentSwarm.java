@@ -123,6 +123,11 @@ public final class AgentSwarm {
     return Future.join(ended).mapEmpty();
   }
 
+  /** After {@link #stop()}: its controllers finished their last reports, or were closed after the grace period. */
+  public java.util.concurrent.CompletableFuture<Void> controllersClosed() {
+    return runtime.controllersClosed();
+  }
+
   public Future<Void> stop() {
     List<Future<Void>> stops = new ArrayList<>();
     synchronized (agents) {

@@ -28,12 +28,18 @@ class SwarmTest {
 
   private FleetSwarm.Report run(String prefix, int clusters, int hosts, boolean install, Duration hold,
       ByteArrayOutputStream out) throws Exception {
+    return run(prefix, clusters, hosts, install, hold, 0, out);
+  }
+
+  /** {@code processes}: 0 for as many as the open-file limit needs (here one), else the agents in that many. */
+  private FleetSwarm.Report run(String prefix, int clusters, int hosts, boolean install, Duration hold, int processes,
+      ByteArrayOutputStream out) throws Exception {
     String token = java.nio.file.Files.readString(system.adminTokenFile()).strip();
     FleetSwarm.Config config = new FleetSwarm.Config("http://127.0.0.1:" + system.config().apiPort(), token, clusters,
         hosts, install, prefix, null, Duration.ofSeconds(install ? 240 : 90), Duration.ofSeconds(1), hold);
     Vertx vertx = Vertx.vertx();
     try {
-      return new FleetSwarm(config, new PrintStream(out, true, StandardCharsets.UTF_8)).run(vertx);
+      return new FleetSwarm(config, new PrintStream(out, true, StandardCharsets.UTF_8)).processes(processes).run(vertx);
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
@@ -71,9 +77,11 @@ class SwarmTest {
   void dryRunAgentsAloneInstallClustersToTheEnd() throws Exception {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     FleetSwarm.Report ha = run("swarm-install-ha", 1, 5, true, out);
-    FleetSwarm.Report sno = run("swarm-install-sno", 1, 1, true, out);
+    // the single-node sites' agents in two worker processes, as a fleet too big for one process's files runs them
+    FleetSwarm.Report sno = run("swarm-install-sno", 2, 1, true, Duration.ZERO, 2, out);
     String log = out.toString(StandardCharsets.UTF_8);
     assertTrue(ha.allInstalled(), log);
+    assertTrue(log.contains("fleet: the agents run in 2 processes (--processes)"), log);
     // the progress lines carry the service's own host counts, not only the cluster list's
     assertTrue(log.lines().anyMatch(l -> l.contains("  service hosts {") && !l.contains("service hosts {}")), log);
     // the install metrics counted both (other tests of this JVM may have added more)

@@ -90,6 +90,15 @@ public final class FleetSwarm {
     this.out = out;
   }
 
+  /** 0: as many processes as this machine's open-file limit needs (one when it is enough). */
+  private int processes;
+
+  /** The agents run in {@code n} worker processes ({@link SwarmProcesses}), or in this one when {@code n} is 1. */
+  public FleetSwarm processes(int n) {
+    this.processes = n;
+    return this;
+  }
+
   /**
    * The swarm's own calls to the API (as a user) trust this CA as well as the JVM's roots, as {@code curl --cacert}
    * would; the agents still take theirs from their Ignition only.
@@ -106,6 +115,13 @@ public final class FleetSwarm {
     long t0 = System.nanoTime();
     List<String> clusterIds = new ArrayList<>();
     List<AgentSwarm> swarms = new ArrayList<>();
+    long limit = SwarmProcesses.openFilesLimit();
+    int n = processes > 0 ? processes : SwarmProcesses.needed(config.clusters(), config.hostsPerCluster(), limit);
+    SwarmProcesses workers = n > 1 ? SwarmProcesses.start(n) : null;
+    if (workers != null) {
+      out.printf("fleet: the agents run in %d processes (%s)%n", n, processes > 0 ? "--processes"
+          : "an open-file limit of " + limit + " per process");
+    }
     try {
       for (int i = 0; i < config.clusters(); i++) {
         String name = config.prefix() + "-" + i;
@@ -120,6 +136,10 @@ public final class FleetSwarm {
         if (config.transport() != null) {
           args.addAll(List.of("--transport", config.transport()));
         }
+        if (workers != null) {
+          workers.launch(args, ie[1], config.hostsPerCluster(), config.bootSpread());
+          continue;
+        }
         AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new), Map.of("RDV_AGENT_TOKEN", ie[1]));
         swarms.add(AgentSwarm.start(vertx, agents, config.hostsPerCluster(), config.bootSpread()));
       }
@@ -130,6 +150,9 @@ public final class FleetSwarm {
     } finally {
       for (AgentSwarm s : swarms) {
         s.stop().toCompletionStage().toCompletableFuture().join();
+      }
+      if (workers != null) {
+        workers.close();
       }
     }
   }

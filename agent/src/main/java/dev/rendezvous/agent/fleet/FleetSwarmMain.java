@@ -25,7 +25,7 @@ public final class FleetSwarmMain {
     }
     for (String k : f.keySet()) {
       if (!java.util.Set.of("url", "token-file", "clusters", "hosts-per-cluster", "install", "prefix", "transport",
-          "timeout-seconds", "hold-seconds", "boot-spread-seconds", "cacert", "help").contains(k)) {
+          "timeout-seconds", "hold-seconds", "boot-spread-seconds", "cacert", "processes", "help").contains(k)) {
         usage("unknown flag --" + k);
       }
     }
@@ -49,17 +49,23 @@ public final class FleetSwarmMain {
       usage(e.getMessage());
       return;
     }
-    // thousands of agents (and their controllers) in one process: their chatter would drown the progress lines
-    for (String logger : new String[] {"dev.rendezvous.agent", "dev.rendezvous.controller"}) {
-      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(ch.qos.logback.classic.Level.ERROR);
-    }
-    // but what goes wrong in a dry-run installation (a refused report, a failed stage) is worth seeing
-    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.rendezvous.agent.installer"))
-        .setLevel(ch.qos.logback.classic.Level.WARN);
+    quietAgents();
     Vertx vertx = Vertx.vertx();
     FleetSwarm.Report report;
     try {
       FleetSwarm swarm = new FleetSwarm(config, System.out);
+      if (f.containsKey("processes")) {
+        int n;
+        try {
+          n = Integer.parseInt(f.get("processes"));
+        } catch (NumberFormatException e) {
+          n = 0;
+        }
+        if (n < 1) {
+          usage("--processes must be a number, 1 or more, got '" + f.get("processes") + "'");
+        }
+        swarm.processes(n);
+      }
       // the swarm's user calls trust the service's CA (--cacert, or the one a local --tls=auto made); the agents
       // take theirs from their discovery Ignition, as booted hosts do
       Path ca = f.containsKey("cacert") ? Path.of(f.get("cacert")) : Path.of("data/tls/ca.pem");
@@ -78,6 +84,16 @@ public final class FleetSwarmMain {
     System.exit(ok ? 0 : 1);
   }
 
+  /** Thousands of agents (and their controllers) in one process: their chatter would drown the progress lines. */
+  static void quietAgents() {
+    for (String logger : new String[] {"dev.rendezvous.agent", "dev.rendezvous.controller"}) {
+      ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger(logger)).setLevel(ch.qos.logback.classic.Level.ERROR);
+    }
+    // but what goes wrong in a dry-run installation (a refused report, a failed stage) is worth seeing
+    ((ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("dev.rendezvous.agent.installer"))
+        .setLevel(ch.qos.logback.classic.Level.WARN);
+  }
+
   private static void usage(String problem) {
     if (problem != null) {
       System.err.println("swarm: " + problem);
@@ -87,6 +103,7 @@ public final class FleetSwarmMain {
                                   [--token-file=data/admin-token | RDV_USER_TOKEN] [--prefix=swarm] [--transport=ws|poll]
                                   [--timeout-seconds=1800] [--hold-seconds=0] [--boot-spread-seconds=0]
                                   [--cacert=data/tls/ca.pem (an https url's CA, for the swarm's own API calls)]
+                                  [--processes=N (default: as many as this machine's open-file limit needs)]
           creates the clusters and their infra-envs through the user API, runs that many dry-run agents per cluster
           in this process, installs each cluster once ready (with --install), and prints progress; with
           --hold-seconds keeps the agents connected that long afterwards (an idle fleet) and fails if a cluster

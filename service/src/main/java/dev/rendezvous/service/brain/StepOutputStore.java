@@ -53,8 +53,9 @@ final class StepOutputStore {
     if (type == StepType.DOWNLOAD_BOOT_ARTIFACTS) {
       // the discovery image is in the host's boot entries: it reboots into it (or waits for the user if not)
       HostEvent e = exitCode == 0 ? new HostEvent.RebootingForReclaim() : new HostEvent.ReclaimFailed();
-      w.apply(h.id(), hostMachine.apply(h, w.cluster(), e, w.now));
-      if (exitCode != 0) {
+      var t = hostMachine.apply(h, w.cluster(), e, w.now);
+      w.apply(h.id(), t);
+      if (exitCode != 0 && !t.rejected()) {
         w.event(BrainRules.DomainEventFactory.host(h, "reclaim_failed", EventSeverity.ERROR, "Host "
             + h.nameForMessages() + ": the discovery image could not be set up for its reboot"
             + (error == null || error.isBlank() ? "" : ": " + error.strip())));

@@ -1,0 +1,62 @@
+package dev.rendezvous.agent.fleet;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.rendezvous.agent.AgentConfig;
+import dev.rendezvous.agent.AgentSwarm;
+import io.vertx.core.Vertx;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One process of a swarm spread over several ({@link SwarmProcesses}): reads one line per cluster on its standard
+ * input, {@code {"args": [agent flags], "token": "...", "count": N, "boot_spread_ms": M}}, and starts that cluster's
+ * dry-run agents at once; when its input ends (the swarm is done, or died) it stops them and exits. Prints nothing
+ * but what goes wrong.
+ */
+public final class SwarmWorkerMain {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private SwarmWorkerMain() {}
+
+  public static void main(String[] argv) throws Exception {
+    FleetSwarmMain.quietAgents();
+    Vertx vertx = Vertx.vertx();
+    List<AgentSwarm> swarms = new ArrayList<>();
+    int exit = 0;
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        if (line.isBlank()) {
+          continue;
+        }
+        JsonNode l = JSON.readTree(line);
+        List<String> args = new ArrayList<>();
+        l.path("args").forEach(a -> args.add(a.asText()));
+        AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new),
+            Map.of("RDV_AGENT_TOKEN", l.path("token").asText()));
+        swarms.add(AgentSwarm.start(vertx, agents, l.path("count").asInt(),
+            Duration.ofMillis(l.path("boot_spread_ms").asLong(0))));
+      }
+    } catch (Exception e) {
+      System.err.println("swarm worker: " + e);
+      exit = 1;
+    } finally {
+      for (AgentSwarm s : swarms) {
+        s.stop().toCompletionStage().toCompletableFuture().join();
+      }
+      // an installed site's controller uploads its logs after the cluster is installed: let it, as the swarm's own
+      // process does (it lives on), before this process ends
+      for (AgentSwarm s : swarms) {
+        s.controllersClosed().join();
+      }
+      vertx.close().toCompletionStage().toCompletableFuture().join();
+    }
+    System.exit(exit);
+  }
+}
