@@ -87,6 +87,31 @@ class GatewayWebSocketTest {
     }
 
     @Test
+    void whileTheServiceIsBehindAReplyIsAckedOnlyOnceLetGo() throws Exception {
+        String infraEnv = newId();
+        String host = newId();
+        TestBed.AgentSocket agent = bed.open(infraEnv, host, token(infraEnv, null));
+        agent.hello();
+        java.util.concurrent.atomic.AtomicReference<Double> pace = new java.util.concurrent.atomic.AtomicReference<>(3.0);
+        try {
+            bed.gateway.gateway().pacing(pace::get);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
+            agent.send("{\"type\":\"step_reply\",\"reply\":{\"step_type\":\"inventory\",\"step_id\":\"inventory-held\","
+                    + "\"exit_code\":0,\"output\":\"{}\",\"error\":\"\"}}");
+            Thread.sleep(600);
+            assertEquals(0, bed.countEvents(e -> host.equals(e.hostId()) && e.payload() instanceof StepReplyReceived),
+                    "held before the bus");
+            pace.set(1.0);
+            assertEquals("inventory-held", agent.next("ack").get("step_id").asText());
+            bed.awaitEvent(e -> e.payload() instanceof StepReplyReceived && host.equals(e.hostId()));
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
+            agent.ws.close();
+        }
+    }
+
+    @Test
     void versionTwoTakesAStepReplyAsABinaryMessageWithItsOutputAfterTheHeader() throws Exception {
         String infraEnv = newId();
         String host = newId();
