@@ -10,9 +10,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 /**
  * download-boot-artifacts on a simulated host: the real executor on a throwaway file tree shaped as an installed
@@ -31,7 +29,7 @@ public final class DryRunReclaim {
         Files.createDirectories(root.resolve("boot/loader/entries"));
         return new DownloadBootArtifactsExecutor(new HostRoot(root), NO_COMMANDS, fetch).execute(step);
       } finally {
-        delete(root);
+        dev.rendezvous.agent.installer.ImageWriter.deleteTree(root);
       }
     };
   }
@@ -48,12 +46,4 @@ public final class DryRunReclaim {
       return false;
     }
   };
-
-  private static void delete(Path root) throws IOException {
-    try (Stream<Path> s = Files.walk(root)) {
-      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
-    }
-  }
 }

@@ -34,7 +34,6 @@ final class SwarmProcesses implements AutoCloseable {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private final List<Process> workers = new ArrayList<>();
-  private final List<OutputStream> inputs = new ArrayList<>();
   private int next;
 
   /** How many processes a fleet needs under a per-process limit of {@code limit} files (at least one). */
@@ -69,7 +68,6 @@ final class SwarmProcesses implements AutoCloseable {
         Process w = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.INHERIT)
             .redirectError(ProcessBuilder.Redirect.INHERIT).start();
         p.workers.add(w);
-        p.inputs.add(w.getOutputStream());
       }
     } catch (IOException e) {
       p.close();
@@ -93,7 +91,7 @@ final class SwarmProcesses implements AutoCloseable {
     line.put("token", token);
     line.put("count", count);
     line.put("boot_spread_ms", bootSpread.toMillis());
-    OutputStream in = inputs.get(i);
+    OutputStream in = workers.get(i).getOutputStream();
     in.write((JSON.writeValueAsString(line) + "\n").getBytes(StandardCharsets.UTF_8));
     in.flush();
   }
@@ -101,9 +99,9 @@ final class SwarmProcesses implements AutoCloseable {
   /** Ends the workers: their input closes, they stop their agents and exit (killed if they take over a minute). */
   @Override
   public void close() {
-    for (OutputStream in : inputs) {
+    for (Process w : workers) {
       try {
-        in.close();
+        w.getOutputStream().close();
       } catch (IOException e) {
         // the worker is gone already
       }

@@ -85,11 +85,7 @@ final class BootPartition {
       disk.force(true);
     } finally {
       Files.deleteIfExists(part);
-      try (var walk = Files.walk(scratch)) {
-        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-          Files.deleteIfExists(p);
-        }
-      }
+      ImageWriter.deleteTree(scratch);
     }
   }
 

@@ -252,7 +252,8 @@ public final class ImageWriter {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything under it (scratch trees of the installer and of a simulated host). */
+  public static void deleteTree(Path dir) throws IOException {
     try (var walk = Files.walk(dir)) {
       for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
         Files.deleteIfExists(p);
