@@ -46,10 +46,6 @@ public final class BaseImageCatalog implements AutoCloseable {
       throws IOException {
     Path dir = dataDir.resolve("images");
     Files.createDirectories(dir);
-    boolean xorriso = MinimalIsoBuilder.xorrisoAvailable();
-    if (!xorriso) {
-      LOG.warn("xorriso not found (Debian package xorriso): minimal ISOs will not be offered");
-    }
     List<BaseImage> ready = new ArrayList<>();
     try {
       for (OsImage e : entries) {
@@ -60,7 +56,7 @@ public final class BaseImageCatalog implements AutoCloseable {
           throw new IOException("base ISO " + full + " has no Ignition embed area");
         }
         Optional<BaseImageFile> minimal = Optional.empty();
-        if (xorriso && !"s390x".equals(e.cpuArchitecture())) {
+        if (!"s390x".equals(e.cpuArchitecture())) {
           Path target = dir.resolve("rhcos-minimal-iso-" + e.version() + "-" + e.cpuArchitecture() + ".iso");
           try {
             MinimalIsoBuilder.build(full, target, rootfsUrl(imageServiceBaseUrl, e));

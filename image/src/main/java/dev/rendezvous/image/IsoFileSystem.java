@@ -30,13 +30,17 @@ public final class IsoFileSystem {
   private final long imageSize;
   private final Map<String, IsoFile> byRockRidge;
   private final Map<String, IsoFile> byPrimary;
+  private final byte[] primaryDescriptor;
+  private final long bootCatalogLba;
 
   private IsoFileSystem(String volumeId, long imageSize, Map<String, IsoFile> byRockRidge,
-      Map<String, IsoFile> byPrimary) {
+      Map<String, IsoFile> byPrimary, byte[] primaryDescriptor, long bootCatalogLba) {
     this.volumeId = volumeId;
     this.imageSize = imageSize;
     this.byRockRidge = byRockRidge;
     this.byPrimary = byPrimary;
+    this.primaryDescriptor = primaryDescriptor;
+    this.bootCatalogLba = bootCatalogLba;
   }
 
   public static IsoFileSystem read(Path iso) throws IOException {
@@ -47,6 +51,7 @@ public final class IsoFileSystem {
 
   public static IsoFileSystem read(FileChannel ch) throws IOException {
     long size = ch.size();
+    long catalog = -1;
     for (int sector = 16; sector < 64; sector++) {
       ByteBuffer vd = readAt(ch, (long) sector * SECTOR, SECTOR);
       int type = vd.get(0) & 0xff;
@@ -55,6 +60,9 @@ public final class IsoFileSystem {
       }
       if (type == 255) {
         break;
+      }
+      if (type == 0 && ascii(vd, 7, 23).equals("EL TORITO SPECIFICATION")) {
+        catalog = vd.getInt(71) & 0xffffffffL;
       }
       if (type == 1) {
         String volumeId = ascii(vd, 40, 32).trim();
@@ -67,11 +75,29 @@ public final class IsoFileSystem {
         long rootLba = vd.getInt(156 + 2) & 0xffffffffL;
         long rootLen = vd.getInt(156 + 10) & 0xffffffffL;
         walk(ch, rootLba, rootLen, "", "", rr, primary, 0);
+        byte[] pvd = new byte[SECTOR];
+        vd.get(0, pvd);
+        if (catalog < 0) { // the boot record comes after the primary descriptor
+          catalog = bootCatalogAfter(ch, sector + 1);
+        }
         return new IsoFileSystem(volumeId, size, Collections.unmodifiableMap(rr),
-            Collections.unmodifiableMap(primary));
+            Collections.unmodifiableMap(primary), pvd, catalog);
       }
     }
     throw new IOException("not an ISO9660 image: no primary volume descriptor");
+  }
+
+  private static long bootCatalogAfter(FileChannel ch, int from) throws IOException {
+    for (int sector = from; sector < 64 && (long) (sector + 1) * SECTOR <= ch.size(); sector++) {
+      ByteBuffer vd = readAt(ch, (long) sector * SECTOR, SECTOR);
+      if (!"CD001".equals(ascii(vd, 1, 5)) || (vd.get(0) & 0xff) == 255) {
+        return -1;
+      }
+      if (vd.get(0) == 0 && ascii(vd, 7, 23).equals("EL TORITO SPECIFICATION")) {
+        return vd.getInt(71) & 0xffffffffL;
+      }
+    }
+    return -1;
   }
 
   private static void walk(FileChannel ch, long lba, long length, String rrPrefix, String primaryPrefix,
@@ -177,6 +203,16 @@ public final class IsoFileSystem {
 
   public long imageSize() {
     return imageSize;
+  }
+
+  /** The primary volume descriptor's sector as read (a template for an image written from this one). */
+  public byte[] primaryDescriptor() {
+    return primaryDescriptor.clone();
+  }
+
+  /** Where the El Torito boot catalog is (a sector number), if the image is bootable. */
+  public Optional<Long> bootCatalogLba() {
+    return bootCatalogLba < 0 ? Optional.empty() : Optional.of(bootCatalogLba);
   }
 
   /**

@@ -9,12 +9,12 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,9 +23,9 @@ import java.util.regex.Pattern;
  * zero placeholder for the per-infra-env ramdisk added and listed as an extra initrd, and
  * {@code coreos.live.rootfs_url} added to the kernel arguments (kargs.json updated to match).
  *
- * <p>Re-mastering uses {@code xorriso} (Debian package {@code xorriso}) with the boot setup of the
- * full ISO replayed; without it, or for ISOs without {@code coreos/kargs.json}, no minimal ISO is
- * offered. Blocking: run off the event loop.
+ * <p>Re-mastered in Java ({@link IsoWriter}) with the boot setup of the full ISO replayed, so any machine that runs
+ * the service offers minimal ISOs; for ISOs without {@code coreos/kargs.json} none is offered. Blocking: run off the
+ * event loop.
  */
 public final class MinimalIsoBuilder {
 
@@ -40,20 +40,6 @@ public final class MinimalIsoBuilder {
 
   private MinimalIsoBuilder() {}
 
-  /** Whether the xorriso tool can be run here. */
-  public static boolean xorrisoAvailable() {
-    try {
-      Process p = new ProcessBuilder("xorriso", "-version").redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-      return p.waitFor(20, TimeUnit.SECONDS) && p.exitValue() == 0;
-    } catch (IOException e) {
-      return false;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return false;
-    }
-  }
-
   /**
    * Writes {@code target} from {@code full}.
    *
@@ -66,21 +52,18 @@ public final class MinimalIsoBuilder {
       throw new IOException("rootfs URL must not contain $, \\, quotes or blanks: " + rootfsUrl);
     }
     String karg = "coreos.live.rootfs_url=\"" + rootfsUrl + "\"";
-    Path work = Files.createTempDirectory(target.getParent(), ".minimal-");
     try (FileChannel ch = FileChannel.open(full, StandardOpenOption.READ)) {
       IsoFileSystem fs = IsoFileSystem.read(ch);
       IsoFile kargsJson = fs.find("coreos/kargs.json")
           .orElseThrow(() -> new IOException("no coreos/kargs.json: minimal ISO not supported for this image"));
-      if (fs.find("images/pxeboot/rootfs.img").isEmpty()) {
-        throw new IOException("no images/pxeboot/rootfs.img in the full ISO");
-      }
+      IsoFile rootfs = fs.find("images/pxeboot/rootfs.img")
+          .orElseThrow(() -> new IOException("no images/pxeboot/rootfs.img in the full ISO"));
       ObjectNode kj = (ObjectNode) JSON.readTree(IsoLayout.readFile(ch, kargsJson));
       String oldDefault = kj.path("default").asText();
       String newDefault = editKargs(oldDefault, karg);
       int delta = newDefault.getBytes(StandardCharsets.UTF_8).length - oldDefault.getBytes(StandardCharsets.UTF_8).length;
       int newSize = kj.path("size").asInt() + delta;
 
-      List<String> mapArgs = new ArrayList<>();
       String grubPath = null;
       for (String g : GRUB_PATHS) {
         if (fs.find(g).isPresent()) {
@@ -120,27 +103,23 @@ public final class MinimalIsoBuilder {
       }
       edited.put(kargsJson.path(), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(kj));
 
-      List<String> cmd = new ArrayList<>(List.of("xorriso", "-abort_on", "FAILURE",
-          "-indev", full.toString(), "-outdev", target.toString(),
-          "-boot_image", "any", "replay", "-rm", "/images/pxeboot/rootfs.img", "--"));
-      int i = 0;
-      for (var e : edited.entrySet()) {
-        Path tmp = work.resolve("f" + (i++));
-        Files.writeString(tmp, e.getValue());
-        cmd.addAll(List.of("-map", tmp.toString(), e.getKey()));
-      }
-      Path custom = work.resolve("custom.img");
-      Files.write(custom, new byte[CUSTOM_INITRD_SIZE]);
-      cmd.addAll(List.of("-map", custom.toString(), "/" + CUSTOM_INITRD_PATH));
-      Files.deleteIfExists(target);
-      run(cmd);
-    } finally {
-      try (var s = Files.list(work)) {
-        for (Path p : s.toList()) {
-          Files.deleteIfExists(p);
+      // the full ISO's tree, rootfs out, edited files and the placeholder in, boot setup replayed
+      Map<String, IsoWriter.Content> files = new LinkedHashMap<>();
+      for (IsoFile f : fs.files().values()) {
+        if (!f.path().equals(rootfs.path())) {
+          String text = edited.get(f.path());
+          files.put(f.path(), text != null ? new IsoWriter.Bytes(text.getBytes(StandardCharsets.UTF_8))
+              : new IsoWriter.Slice(ch, f.offset(), f.length()));
         }
       }
-      Files.deleteIfExists(work);
+      files.put("/" + CUSTOM_INITRD_PATH, new IsoWriter.Zeros(CUSTOM_INITRD_SIZE));
+      Path partial = Files.createTempFile(target.toAbsolutePath().getParent(), ".minimal-", ".iso");
+      try {
+        IsoWriter.write(partial, fs.primaryDescriptor(), files, ElTorito.read(ch, fs));
+        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      } finally {
+        Files.deleteIfExists(partial);
+      }
     }
   }
 
@@ -183,24 +162,5 @@ public final class MinimalIsoBuilder {
       return i;
     }
     return -1;
-  }
-
-  private static void run(List<String> cmd) throws IOException {
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    try {
-      if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-        p.destroyForcibly();
-        throw new IOException("xorriso failed: " + tail(out));
-      }
-    } catch (InterruptedException e) {
-      p.destroyForcibly();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while building minimal ISO", e);
-    }
-  }
-
-  private static String tail(String s) {
-    return s.length() > 2000 ? s.substring(s.length() - 2000) : s;
   }
 }

@@ -332,7 +332,7 @@ class ImageServerTest {
     HttpResponse<byte[]> r = get("/images/" + ID + "?type=minimal-iso&version=4.16&arch=x86_64");
     assertEquals(200, r.statusCode(), new String(r.body(), StandardCharsets.UTF_8));
     Path iso = save(r.body(), "minimal.iso");
-    // 3 MiB rootfs out, 1 MiB placeholder in (xorriso pads the end by 300 KiB)
+    // 3 MiB rootfs out, 1 MiB placeholder in
     assertTrue(r.body().length < Files.size(isoByVersion.get("4.16")) - 1_500_000, "rootfs removed");
     String files = new String(TestIsos.sh(dir, "isoinfo -i " + iso + " -R -f"), StandardCharsets.UTF_8);
     assertFalse(files.contains("rootfs.img"), files);

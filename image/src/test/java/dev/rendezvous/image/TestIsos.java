@@ -83,7 +83,12 @@ final class TestIsos {
 
   /** Options for {@link #buildCoreosLike}. */
   record Spec(String volumeId, int rootfsBytes, boolean igninfo, boolean kargsJson, boolean legacyHeaders,
-      String ignitionFile) {}
+      String ignitionFile, int initrdBytes) {
+    Spec(String volumeId, int rootfsBytes, boolean igninfo, boolean kargsJson, boolean legacyHeaders,
+        String ignitionFile) {
+      this(volumeId, rootfsBytes, igninfo, kargsJson, legacyHeaders, ignitionFile, 300_003);
+    }
+  }
 
   static Spec defaultSpec() {
     return new Spec("rhcos-9.6.20250523-0", 3 * 1024 * 1024 + 123, true, true, true, "ignition.img");
@@ -124,7 +129,7 @@ final class TestIsos {
     Files.write(tree.resolve("images/efiboot.img"), new byte[65536]);
     Random r = new Random(42);
     Files.write(tree.resolve("images/pxeboot/vmlinuz"), random(r, 200_001));
-    Files.write(tree.resolve("images/pxeboot/initrd.img"), random(r, 300_003));
+    writeRandom(tree.resolve("images/pxeboot/initrd.img"), r, spec.initrdBytes());
     writeRandom(tree.resolve("images/pxeboot/rootfs.img"), r, spec.rootfsBytes());
 
     Path iso = dir.resolve(spec.volumeId() + ".iso");

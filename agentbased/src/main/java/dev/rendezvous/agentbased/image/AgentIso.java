@@ -19,7 +19,7 @@ import java.util.zip.GZIPInputStream;
 
 /**
  * The agent-based ISO: a CoreOS live ISO re-mastered with the site's runtime as {@code /rendezvous} (xorriso, the
- * base ISO's boot setup replayed, as the minimal ISO is made) and the site's Ignition embedded where CoreOS reads it
+ * base ISO's boot setup replayed with its hybrid MBR/GPT, which the image module's Java writer does not write) and the site's Ignition embedded where CoreOS reads it
  * on boot (the Ignition area, as {@code coreos-installer iso ignition embed} does). The live system mounts its boot
  * medium at {@code /run/media/iso}, so the site's units run Java from there. Blocking.
  */
