@@ -18,6 +18,7 @@ final class BackPressure {
     /** Records on the broker not yet handled here (lag of the owned partitions plus fetched-but-unhandled). */
     private volatile long backlog;
     private volatile long bufferedBytes;
+    private volatile java.util.Map<Integer, Long> handledThrough = java.util.Map.of();
 
     BackPressure(BusConsumer.Builder config, KafkaConsumer<String, byte[]> consumer) {
         this.config = config;
@@ -29,6 +30,11 @@ final class BackPressure {
         return backlog;
     }
 
+    /** See {@link BusConsumer#handledThrough()}. */
+    java.util.Map<Integer, Long> handledThrough() {
+        return handledThrough;
+    }
+
     /** See {@link BusConsumer#bufferedBytes()}. */
     long bufferedBytes() {
         return bufferedBytes;
@@ -36,14 +42,23 @@ final class BackPressure {
 
     void measureBacklog(Collection<PartitionState> partitions) {
         long total = 0;
+        java.util.Map<Integer, Long> through = new java.util.HashMap<>();
         for (PartitionState ps : partitions) {
             total += ps.buffered;
             java.util.OptionalLong lag = consumer.currentLag(ps.tp); // from fetch metadata, no broker round trip
             if (lag.isPresent()) {
                 total += lag.getAsLong();
             }
+            // every record written before the oldest unhandled one is handled; with none fetched but some on the broker
+            // (or the lag not known yet: no fetch since the partition was taken on), what was handled last (nothing
+            // yet: 0, nothing vouched for)
+            long[] oldest = ps.pending.peekFirst();
+            long t = oldest != null ? oldest[1] - 1
+                    : lag.isPresent() && lag.getAsLong() == 0 ? Long.MAX_VALUE : Math.max(0, ps.lastHandledTimestamp);
+            through.merge(ps.tp.partition(), t, Math::min);
         }
         backlog = total;
+        handledThrough = java.util.Map.copyOf(through);
         long bytes = 0;
         for (PartitionState ps : partitions) {
             bytes += ps.bufferedBytes;

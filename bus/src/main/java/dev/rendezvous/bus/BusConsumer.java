@@ -184,6 +184,16 @@ public final class BusConsumer implements AutoCloseable {
         return backPressure.backlog();
     }
 
+    /**
+     * For each partition number this consumer owns (across its topics), the time (epoch ms, the records' own
+     * timestamps) through which every record was handled: just before the oldest one fetched and not handled yet, or
+     * {@code Long.MAX_VALUE} when none waits. What a handler judges by the clock (who went quiet, what timed out) is known only up to
+     * there. Partitions not owned are absent; measured on every poll.
+     */
+    public java.util.Map<Integer, Long> handledThrough() {
+        return backPressure.handledThrough();
+    }
+
     /** The bytes of the records fetched but not yet handled, as of the last poll (bounded per partition). */
     public long bufferedBytes() {
         return backPressure.bufferedBytes();

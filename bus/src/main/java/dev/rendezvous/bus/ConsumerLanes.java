@@ -74,6 +74,7 @@ final class ConsumerLanes {
             }
             ps.buffered++;
             ps.bufferedBytes += size(record);
+            ps.pending.add(new long[] {record.offset(), record.timestamp()});
             ps.lane.queue.add(new Pending(record, ps));
         }
     }
@@ -302,6 +303,9 @@ final class ConsumerLanes {
         ps.bufferedBytes -= size(p.record);
         ps.nextOffset = p.record.offset() + 1;
         ps.dirty = true;
+        while (!ps.pending.isEmpty() && ps.pending.peekFirst()[0] < ps.nextOffset) {
+            ps.lastHandledTimestamp = ps.pending.pollFirst()[1];
+        }
         if (ps.lane.inFlight == p) {
             ps.lane.inFlight = null;
         }

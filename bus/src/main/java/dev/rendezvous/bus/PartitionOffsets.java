@@ -157,6 +157,10 @@ final class PartitionOffsets {
         boolean revoked;
         int buffered;
         long bufferedBytes;
+        /** Offset and timestamp of each fetched-but-unhandled record, oldest first. */
+        final java.util.ArrayDeque<long[]> pending = new java.util.ArrayDeque<>();
+        /** The timestamp of the last record handled (-1: none since the partition was taken on). */
+        long lastHandledTimestamp = -1;
 
         PartitionState(TopicPartition tp, Lane lane) {
             this.tp = tp;

@@ -197,6 +197,39 @@ class BusConsumerTest {
     }
 
     @Test
+    void handledThroughIsJustBeforeTheOldestWaitingRecordAndUnboundedWhenNoneWaits() throws Exception {
+        String topic = SharedKafka.newTopic("through", 1);
+        String group = "through-" + System.nanoTime();
+        publishAll(topic, List.of(reply("cluster-x", 0)));
+        Thread.sleep(50);
+        publishAll(topic, List.of(reply("cluster-x", 1), reply("cluster-x", 2)));
+        CompletableFuture<Void> gate = new CompletableFuture<>();
+        List<Integer> handled = new CopyOnWriteArrayList<>();
+        List<Long> timestamps = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
+                .handler(e -> {
+                    handled.add(seq(e));
+                    return seq(e) == 1 ? gate : CompletableFuture.completedFuture(null);
+                }).start();
+                var reader = new KafkaConsumer<String, byte[]>(java.util.Map.of("bootstrap.servers",
+                        SharedKafka.bootstrap(), "group.id", group + "-reader"), new StringDeserializer(),
+                        new ByteArrayDeserializer())) {
+            reader.assign(List.of(new org.apache.kafka.common.TopicPartition(topic, 0)));
+            reader.seekToBeginning(reader.assignment());
+            while (timestamps.size() < 3) {
+                reader.poll(Duration.ofMillis(200)).forEach(r -> timestamps.add(r.timestamp()));
+            }
+            // record 1 is being handled: everything written before it is handled, nothing after is vouched for
+            await(WAIT, () -> handled.contains(1) && Long.valueOf(timestamps.get(1) - 1)
+                    .equals(consumer.handledThrough().get(0)), () -> "handled " + handled + ", through "
+                    + consumer.handledThrough() + ", record times " + timestamps);
+            gate.complete(null);
+            await(WAIT, () -> handled.size() == 3 && Long.valueOf(Long.MAX_VALUE).equals(consumer.handledThrough().get(0)),
+                    () -> "handled " + handled + ", through " + consumer.handledThrough());
+        }
+    }
+
+    @Test
     void garbageIsSkippedAndLaterRecordsStillArrive() throws Exception {
         skipsGarbage(false);
     }

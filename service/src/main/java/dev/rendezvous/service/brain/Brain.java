@@ -78,6 +78,8 @@ public final class Brain {
   private volatile Listener listener = (k, e, h, s) -> { };
   private volatile PreparationRequests preparations = (c, at) -> { };
   private volatile java.util.function.DoubleSupplier pacing = () -> 1.0;
+  /** Where each key's events are handled through, as far as the bus tells (null: no backlog known, now). */
+  private volatile java.util.function.Function<WorkKey, Instant> handledThrough = k -> null;
 
   /**
    * Told after each unit of work about a cluster that is preparing for installation and has no preparation result
@@ -120,6 +122,21 @@ public final class Brain {
   /** Back-pressure: while the service is behind, unchanged plans are pushed again this many times less often. */
   public void pacing(java.util.function.DoubleSupplier factor) {
     this.pacing = factor;
+  }
+
+  /**
+   * The bus's word on how far each key's events are handled (the instant before the oldest waiting one; null when it
+   * does not know): units judge a host's silence there, so a host whose check-ins wait in the backlog does not time
+   * out because the brain is behind.
+   */
+  public void handledThrough(java.util.function.Function<WorkKey, Instant> through) {
+    this.handledThrough = through;
+  }
+
+  /** The instant through which the key's hosts are heard (see {@link #handledThrough}), no later than {@code now}. */
+  Instant seen(WorkKey key, Instant now) {
+    Instant t = handledThrough.apply(key);
+    return t == null || t.isAfter(now) ? now : micros(t);
   }
 
   public void preparations(PreparationRequests p) {
@@ -222,7 +239,8 @@ public final class Brain {
       if (base.cluster() == null && key.isCluster()) {
         return Future.succeededFuture(Result.GONE); // cluster deleted: its events have nothing to act on
       }
-      Work w = new Work(base, now());
+      Instant now = now();
+      Work w = new Work(base, now, seen(key, now));
       body.accept(w);
       List<UUID> scope = w.refreshScope();
       if (!scope.isEmpty()) {
@@ -422,7 +440,10 @@ public final class Brain {
    * before it publishes a report, so a report the domain would refuse gets upstream's answer at once.
    */
   public <T> Future<T> inspect(WorkKey key, java.util.function.Function<Work, T> check) {
-    return lanes.submit(key, () -> loaded(key).map(base -> check.apply(new Work(base, now()))));
+    return lanes.submit(key, () -> loaded(key).map(base -> {
+      Instant now = now();
+      return check.apply(new Work(base, now, seen(key, now)));
+    }));
   }
 
   /** Whether installer progress would be taken now: the refusal (with its HTTP status), or empty. */
@@ -516,7 +537,8 @@ public final class Brain {
       park(key);
       return false;
     }
-    return RestingKeys.needsPass(key, l, now, intervalMillis, disconnection, cache.checkIns(), publisher::last);
+    return RestingKeys.needsPass(key, l, now, seen(key, now), intervalMillis, disconnection, cache.checkIns(),
+        publisher::last);
   }
 
   /** Drops cached keys whose rows changed in the database (other writers): the monitor's cross-check. */

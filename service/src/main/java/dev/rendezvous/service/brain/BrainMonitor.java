@@ -53,7 +53,10 @@ public final class BrainMonitor {
   public void start(long intervalMillis) {
     interval = intervalMillis;
     fullPassEvery = Math.max(1, 60_000 / intervalMillis);
-    vertx.getOrCreateContext().runOnContext(v -> timer = vertx.setPeriodic(intervalMillis, id -> tick()));
+    vertx.getOrCreateContext().runOnContext(v -> {
+      timer = vertx.setPeriodic(intervalMillis, id -> tick());
+      partitionCount(); // known before the first pass: units judge silence by the partition's backlog (BrainConsumer)
+    });
   }
 
   public void stop() {
@@ -98,6 +101,11 @@ public final class BrainMonitor {
       });
     }).onFailure(e -> LOG.atWarn().setCause(e).log("monitor pass failed; retried next interval"))
         .onComplete(ar -> ticking = false);
+  }
+
+  /** The topic's partition count once the first pass asked for it; 0 before. */
+  public int knownPartitionCount() {
+    return partitions;
   }
 
   /** The topic's partition count, asked once from the broker (a blocking admin call, on a worker). */

@@ -87,7 +87,7 @@ final class BrainRules {
           .staticNetworking(Boolean.TRUE.equals(w.staticNetworking(infraEnvId))).discoveryAgentVersion(agentVersion)
           .build();
     }
-    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.Register(agentVersion), w.now);
+    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.Register(agentVersion), w.now, w.seen);
     if (t.rejected()) {
       String name = h.nameForMessages();
       w.event(new DomainEvent("host_registration_failed", EventSeverity.ERROR, "Host " + name
@@ -124,7 +124,7 @@ final class BrainRules {
     Optional<StepType> type = StepType.parse(stepType);
     if (exitCode == 256) {
       contact(w, hostId, at);
-      w.apply(hostId, hostMachine.apply(w.host(hostId), w.cluster(), new HostEvent.MediaDisconnected(), w.now));
+      w.apply(hostId, hostMachine.apply(w.host(hostId), w.cluster(), new HostEvent.MediaDisconnected(), w.now, w.seen));
       w.refresh(hostId);
       return;
     }
@@ -172,7 +172,7 @@ final class BrainRules {
     if (s.isEmpty()) {
       return Optional.of("unknown installation stage '" + stage + "'");
     }
-    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.ProgressReported(s.get(), info), w.now);
+    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.ProgressReported(s.get(), info), w.now, w.seen);
     if (t.rejected()) {
       return Optional.of(t.rejection().message());
     }
@@ -191,7 +191,7 @@ final class BrainRules {
     if (s.isEmpty()) {
       return Optional.of(new HostTransition.Rejection(400, "current_stage: '" + stage + "' is not a host stage"));
     }
-    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.ProgressReported(s.get(), info), w.now);
+    HostTransition t = hostMachine.apply(h, w.cluster(), new HostEvent.ProgressReported(s.get(), info), w.now, w.seen);
     return Optional.ofNullable(t.rejection());
   }
 
@@ -285,7 +285,7 @@ final class BrainRules {
     t.hostEvents().forEach((id, e) -> {
       HostSnapshot h = w.host(id);
       if (h != null) {
-        w.apply(id, hostMachine.apply(h, w.cluster(), e, w.now));
+        w.apply(id, hostMachine.apply(h, w.cluster(), e, w.now, w.seen));
       }
     });
     settle(w, w.hostIds());
@@ -367,7 +367,7 @@ final class BrainRules {
   }
 
   private void user(Work w, UUID hostId, HostEvent e, String field) {
-    HostTransition t = hostMachine.apply(w.host(hostId), w.cluster(), e, w.now);
+    HostTransition t = hostMachine.apply(w.host(hostId), w.cluster(), e, w.now, w.seen);
     if (t.rejected()) {
       throw new HostUpdateRejected(t.rejection().httpStatus(), field, t.rejection().message());
     }
@@ -438,7 +438,7 @@ final class BrainRules {
     HostSnapshot h = w.host(id);
     if (h != null && h.status() != null && (h.unbound() || w.cluster() != null)) {
       hostEvaluations.increment();
-      w.apply(id, hostMachine.apply(h, w.cluster(), new HostEvent.Refresh(), w.now));
+      w.apply(id, hostMachine.apply(h, w.cluster(), new HostEvent.Refresh(), w.now, w.seen));
     }
   }
 

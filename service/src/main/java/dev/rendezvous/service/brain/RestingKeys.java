@@ -36,7 +36,7 @@ final class RestingKeys {
     if (w.cluster() != null && !RESTING_CLUSTERS.contains(w.cluster().status())) {
       return w.hostIds();
     }
-    Instant soon = w.now.plusMillis(intervalMillis);
+    Instant soon = w.seen.plusMillis(intervalMillis);
     List<UUID> out = new ArrayList<>();
     for (UUID id : w.hostIds()) {
       HostSnapshot h = w.host(id);
@@ -55,12 +55,13 @@ final class RestingKeys {
    * installing, logs, ...), a host whose check-in (the row's or one recorded since) is about to time out, or a plan
    * that may be due.
    */
-  static boolean needsPass(WorkKey key, Loaded l, Instant now, long intervalMillis, Duration disconnection,
-      CheckIns checkIns, Function<HostSnapshot, PushMark> lastPush) {
+  static boolean needsPass(WorkKey key, Loaded l, Instant now, Instant seen, long intervalMillis,
+      Duration disconnection, CheckIns checkIns, Function<HostSnapshot, PushMark> lastPush) {
     if (l.cluster() != null && !RESTING_CLUSTERS.contains(l.cluster().context().status())) {
       return true;
     }
     Instant soon = now.plusMillis(intervalMillis);
+    Instant silentBy = seen.plusMillis(intervalMillis); // silence is judged where the key's events are handled through
     for (HostRecord r : l.hosts().values()) {
       HostSnapshot h = r.snapshot();
       if (!RESTING_HOSTS.contains(h.status())) {
@@ -71,7 +72,7 @@ final class RestingKeys {
       if (recorded != null && (in == null || recorded.isAfter(in))) {
         in = recorded;
       }
-      if (!quiet(h) && (in == null || !soon.isBefore(in.plus(disconnection)))) {
+      if (!quiet(h) && (in == null || !silentBy.isBefore(in.plus(disconnection)))) {
         return true;
       }
       PushMark m = lastPush.apply(h);

@@ -43,7 +43,7 @@ final class StepOutputStore {
         return false; // the installer is already running: not a failure
       }
       String reason = "installation command failed" + (error == null || error.isBlank() ? "" : ": " + error.strip());
-      w.apply(h.id(), hostMachine.apply(h, w.cluster(), new HostEvent.InstallationFailed(reason), w.now));
+      w.apply(h.id(), hostMachine.apply(h, w.cluster(), new HostEvent.InstallationFailed(reason), w.now, w.seen));
       return false;
     }
     if (type == StepType.UPGRADE_AGENT) {
@@ -53,7 +53,7 @@ final class StepOutputStore {
     if (type == StepType.DOWNLOAD_BOOT_ARTIFACTS) {
       // the discovery image is in the host's boot entries: it reboots into it (or waits for the user if not)
       HostEvent e = exitCode == 0 ? new HostEvent.RebootingForReclaim() : new HostEvent.ReclaimFailed();
-      var t = hostMachine.apply(h, w.cluster(), e, w.now);
+      var t = hostMachine.apply(h, w.cluster(), e, w.now, w.seen);
       w.apply(h.id(), t);
       if (exitCode != 0 && !t.rejected()) {
         w.event(BrainRules.DomainEventFactory.host(h, "reclaim_failed", EventSeverity.ERROR, "Host "

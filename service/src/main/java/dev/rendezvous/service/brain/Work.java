@@ -36,6 +36,11 @@ final class Work {
 
   final Loaded base;
   final Instant now;
+  /**
+   * The instant through which what the key's hosts sent is known here (no later than {@code now}): the brain's
+   * backlog holds the rest. The clock's judgments of a host's silence are made at it.
+   */
+  final Instant seen;
   private ClusterRecord cluster;
   /** The key's hosts as loaded (never changed here). */
   private final Map<UUID, HostRecord> loaded;
@@ -63,8 +68,13 @@ final class Work {
   private boolean settledAll;
 
   Work(Loaded base, Instant now) {
+    this(base, now, now);
+  }
+
+  Work(Loaded base, Instant now, Instant seen) {
     this.base = base;
     this.now = now;
+    this.seen = seen.isBefore(now) ? seen : now;
     this.cluster = base.cluster();
     this.loaded = base.hosts();
     this.planFloor = base.planFloor();

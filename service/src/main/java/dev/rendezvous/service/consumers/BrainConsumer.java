@@ -79,6 +79,16 @@ public final class BrainConsumer implements AutoCloseable {
         .config("heartbeat.interval.ms", 3_000)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
+    // a key's events share a partition number across the topics (check-ins and progress with the rest): a unit judges
+    // its hosts' silence where that partition is handled through, not at the wall clock, so a backlog never reads as
+    // hosts gone quiet
+    BusConsumer bus = consumer;
+    BrainMonitor m = monitor;
+    brain.handledThrough(key -> {
+      int count = m.knownPartitionCount();
+      Long through = count == 0 ? null : bus.handledThrough().get(Topics.partitionFor(key.partitionKey(), count));
+      return through == null || through == Long.MAX_VALUE ? null : java.time.Instant.ofEpochMilli(through);
+    });
     monitor.start(monitorIntervalMillis);
   }
 

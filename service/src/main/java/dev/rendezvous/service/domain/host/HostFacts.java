@@ -16,23 +16,26 @@ final class HostFacts {
   final ClusterContext cluster;
   final HostEvent event;
   final Instant now;
+  /** The instant the host's silence is measured at (see {@link HostStateMachine.Moment}). */
+  final Instant judged;
   private final DomainConfig config;
   private final HostValidator validator;
   private HostValidation validation;
 
   HostFacts(DomainConfig config, HostValidator validator, HostSnapshot host, ClusterContext cluster, HostEvent event,
-      Instant now) {
+      Instant now, Instant judged) {
     this.config = config;
     this.validator = validator;
     this.host = host;
     this.cluster = cluster;
     this.event = event;
     this.now = now;
+    this.judged = judged;
   }
 
   HostValidation v() {
     if (validation == null) {
-      validation = validator.validate(host, cluster, now);
+      validation = validator.validate(host, cluster, now, judged);
     }
     return validation;
   }
@@ -87,7 +90,7 @@ final class HostFacts {
   }
 
   boolean statusOlderThan(Duration d) {
-    return host.statusUpdatedAt() != null && Duration.between(host.statusUpdatedAt(), now).compareTo(d) > 0;
+    return host.statusUpdatedAt() != null && Duration.between(host.statusUpdatedAt(), judged).compareTo(d) > 0;
   }
 
   Duration stageTimeout() {
@@ -96,7 +99,7 @@ final class HostFacts {
 
   boolean stageTimedOut() {
     Instant at = host.progress().stageUpdatedAt();
-    return at != null && Duration.between(at, now).compareTo(stageTimeout()) > 0;
+    return at != null && Duration.between(at, judged).compareTo(stageTimeout()) > 0;
   }
 
   boolean diskSpeedOk() {

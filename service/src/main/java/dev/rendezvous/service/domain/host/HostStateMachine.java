@@ -87,36 +87,56 @@ public final class HostStateMachine {
    * an unbound host; {@code now} is the only clock the machine uses.
    */
   public HostTransition apply(HostSnapshot host, ClusterContext cluster, HostEvent event, Instant now) {
+    return apply(host, cluster, event, now, now);
+  }
+
+  /**
+   * Like {@link #apply(HostSnapshot, ClusterContext, HostEvent, Instant)}, for a caller that may not have seen what
+   * the host sent lately: {@code seen} is the instant through which everything the host sent (check-ins, progress)
+   * is in {@code host}. The clock's judgments of the host's silence (disconnection, stage and installation timeouts)
+   * are made at {@code seen}, not {@code now}: a host whose last check-in still waits in the caller's backlog has
+   * not gone quiet. What is written (status and stage times) still takes {@code now}.
+   */
+  public HostTransition apply(HostSnapshot host, ClusterContext cluster, HostEvent event, Instant now, Instant seen) {
+    Instant judged = seen.isBefore(now) ? seen : now;
+    return dispatch(host, cluster, event, new Moment(now, judged));
+  }
+
+  /** The clock as the machine uses it: {@code now} for what it writes, {@code judged} for silence it measures. */
+  record Moment(Instant now, Instant judged) {}
+
+  private HostTransition dispatch(HostSnapshot host, ClusterContext cluster, HostEvent event, Moment m) {
+    Instant now = m.now();
     if (!host.unbound() && cluster == null && !(event instanceof HostEvent.Register)) {
       throw new IllegalArgumentException("host " + host.id() + " is bound to cluster " + host.clusterId() + " but no cluster was given");
     }
     if (event instanceof HostEvent.Register r) {
-      return register(host, cluster, r, now);
+      return register(host, cluster, r, m);
     }
     if (event instanceof HostEvent.Refresh) {
-      return refresh(host, cluster, now, List.of());
+      return refresh(host, cluster, m, List.of());
     }
     if (event instanceof HostEvent.ProgressReported p) {
-      return progress(host, cluster, p, now);
+      return progress(host, cluster, p, m);
     }
     if (event instanceof HostEvent.RoleUpdated u) {
-      return userUpdate(host, cluster, now, new HostEffect.SetRole(u.role(), u.role() == HostRole.WORKER),
+      return userUpdate(host, cluster, m, new HostEffect.SetRole(u.role(), u.role() == HostRole.WORKER),
           // the user's choice is also the suggestion (upstream's UpdateRole); auto-assign asks for a new one
           host.toBuilder().role(u.role()).suggestedRole(u.role())
               .bootstrap(u.role() == HostRole.WORKER ? false : host.bootstrap()).build(),
           roleError(host, u.role()));
     }
     if (event instanceof HostEvent.InstallationDiskSelected d) {
-      return diskUpdate(host, cluster, d, now);
+      return diskUpdate(host, cluster, d, m);
     }
     if (event instanceof HostEvent.HostnameUpdated n) {
-      return userUpdate(host, cluster, now, new HostEffect.SetRequestedHostname(n.hostname()),
+      return userUpdate(host, cluster, m, new HostEffect.SetRequestedHostname(n.hostname()),
           host.toBuilder().requestedHostname(n.hostname()).build(), hostnameError(host, n.hostname()));
     }
-    return run(host, cluster, event, now, HostRuleTables.userRules(event), null, List.of());
+    return run(host, cluster, event, m, HostRuleTables.userRules(event), null, List.of());
   }
 
-  private HostTransition register(HostSnapshot host, ClusterContext cluster, HostEvent.Register r, Instant now) {
+  private HostTransition register(HostSnapshot host, ClusterContext cluster, HostEvent.Register r, Moment m) {
     if (host.status() == null && !host.unbound()) {
       Set<ClusterStatus> accepting = EnumSet.of(ClusterStatus.INSUFFICIENT, ClusterStatus.READY,
           ClusterStatus.PENDING_FOR_INPUT, ClusterStatus.ADDING_HOSTS);
@@ -126,7 +146,7 @@ public final class HostStateMachine {
             host.clusterId(), cluster == null ? "unknown" : cluster.status())));
       }
     }
-    HostTransition t = run(host, cluster, r, now, HostRuleTables.REGISTER, null, List.of());
+    HostTransition t = run(host, cluster, r, m, HostRuleTables.REGISTER, null, List.of());
     if (t.rejected() || t.rule().startsWith("Ignore") || t.rule().equals("Register during error")) {
       return t;
     }
@@ -137,9 +157,9 @@ public final class HostStateMachine {
     return new HostTransition(t.previousStatus(), t.status(), t.statusInfo(), t.rule(), t.effects(), events, null, null);
   }
 
-  private HostTransition refresh(HostSnapshot host, ClusterContext cluster, Instant now, List<HostEffect> leading) {
-    HostFacts facts = new HostFacts(config, validator, host, cluster, new HostEvent.Refresh(), now);
-    HostTransition t = run(host, cluster, facts.event, now,
+  private HostTransition refresh(HostSnapshot host, ClusterContext cluster, Moment m, List<HostEffect> leading) {
+    HostFacts facts = new HostFacts(config, validator, host, cluster, new HostEvent.Refresh(), m.now(), m.judged());
+    HostTransition t = run(host, cluster, facts.event, m,
         host.unbound() ? HostRuleTables.POOL_REFRESH : refreshRules, facts, leading);
     ValidationsInfo info = facts.v().info();
     List<DomainEvent> events = new ArrayList<>(ValidationChanges.forHost(host, host.validationsInfo(), info));
@@ -152,7 +172,8 @@ public final class HostStateMachine {
     return new HostTransition(t.previousStatus(), t.status(), t.statusInfo(), t.rule(), t.effects(), events, info, null);
   }
 
-  private HostTransition progress(HostSnapshot host, ClusterContext cluster, HostEvent.ProgressReported p, Instant now) {
+  private HostTransition progress(HostSnapshot host, ClusterContext cluster, HostEvent.ProgressReported p, Moment m) {
+    Instant now = m.now();
     HostStage stage = p.stage();
     String info = p.progressInfo() == null ? "" : p.progressInfo();
     boolean sno = cluster != null && cluster.singleNode();
@@ -194,7 +215,7 @@ public final class HostStateMachine {
       return new HostTransition(host.status(), host.status(), host.statusInfo(), "same stage, progress info updated",
           leading, List.of(progressEvent(host, stage, info)), null, null);
     }
-    HostTransition t = run(host, cluster, p, now, HostRuleTables.progressRules(stage), null, leading);
+    HostTransition t = run(host, cluster, p, m, HostRuleTables.progressRules(stage), null, leading);
     List<DomainEvent> events = new ArrayList<>(t.events());
     DomainEvent reached = progressEvent(host, stage, info);
     if (current != null && host.progress().stageStartedAt() != null && !host.progress().stageStartedAt().isAfter(now)) {
@@ -240,7 +261,7 @@ public final class HostStateMachine {
     return null;
   }
 
-  private HostTransition diskUpdate(HostSnapshot host, ClusterContext cluster, HostEvent.InstallationDiskSelected d, Instant now) {
+  private HostTransition diskUpdate(HostSnapshot host, ClusterContext cluster, HostEvent.InstallationDiskSelected d, Moment m) {
     Optional<Inventory.Disk> disk = host.inventory() == null ? Optional.empty() : host.inventory().diskById(d.diskId());
     Rejection err = null;
     if (disk.isEmpty()) {
@@ -255,12 +276,12 @@ public final class HostStateMachine {
       }
     }
     String path = disk.map(Inventory.Disk::path).orElse(null);
-    return userUpdate(host, cluster, now, new HostEffect.SetInstallationDisk(d.diskId(), path),
+    return userUpdate(host, cluster, m, new HostEffect.SetInstallationDisk(d.diskId(), path),
         host.toBuilder().installationDiskId(d.diskId()).installationDiskPath(path).build(), err);
   }
 
   /** PATCH-style updates: allowed only before installation, then the host is re-evaluated at once. */
-  private HostTransition userUpdate(HostSnapshot host, ClusterContext cluster, Instant now, HostEffect effect,
+  private HostTransition userUpdate(HostSnapshot host, ClusterContext cluster, Moment m, HostEffect effect,
       HostSnapshot updated, Rejection error) {
     if (!EDITABLE.contains(host.status())) {
       return rejected(host, new Rejection(400, String.format(
@@ -271,14 +292,14 @@ public final class HostStateMachine {
       return rejected(host, error);
     }
     ClusterContext c = cluster == null ? null : cluster.withHost(updated);
-    return refresh(updated, c, now, List.of(effect));
+    return refresh(updated, c, m, List.of(effect));
   }
 
   // --- rule engine -------------------------------------------------------------------------------
 
-  private HostTransition run(HostSnapshot host, ClusterContext cluster, HostEvent event, Instant now, List<Rule> rules,
+  private HostTransition run(HostSnapshot host, ClusterContext cluster, HostEvent event, Moment m, List<Rule> rules,
       HostFacts given, List<HostEffect> leading) {
-    HostFacts f = given != null ? given : new HostFacts(config, validator, host, cluster, event, now);
+    HostFacts f = given != null ? given : new HostFacts(config, validator, host, cluster, event, m.now(), m.judged());
     for (Rule r : rules) {
       boolean sourceMatches = host.status() == null ? r.fromNew() : r.from().contains(host.status());
       if (!sourceMatches || !r.when().test(f)) {

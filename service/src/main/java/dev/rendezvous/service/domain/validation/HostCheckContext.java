@@ -9,9 +9,11 @@ import java.time.Instant;
 
 /**
  * What every host check reads: the host, its cluster ({@code null} when unbound), its usable inventory (or
- * {@code null}), the evaluation time and the configuration. Shared by {@link HostValidator} and its check classes.
+ * {@code null}), the evaluation time, the instant its silence is measured at (see HostStateMachine) and the
+ * configuration. Shared by {@link HostValidator} and its check classes.
  */
-record HostCheckContext(HostSnapshot host, ClusterContext cluster, Inventory inventory, Instant now, DomainConfig cfg) {
+record HostCheckContext(HostSnapshot host, ClusterContext cluster, Inventory inventory, Instant now, Instant judged,
+    DomainConfig cfg) {
   boolean unbound() {
     return cluster == null;
   }

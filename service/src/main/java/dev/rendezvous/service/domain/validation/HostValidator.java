@@ -53,8 +53,13 @@ public final class HostValidator {
   }
 
   public HostValidation validate(HostSnapshot host, ClusterContext cluster, Instant now) {
+    return validate(host, cluster, now, now);
+  }
+
+  /** {@code judged}: the instant the host's silence is measured at (no later than {@code now}; see HostStateMachine). */
+  public HostValidation validate(HostSnapshot host, ClusterContext cluster, Instant now, Instant judged) {
     Inventory inv = host.inventory() != null && host.inventory().isUsable() ? host.inventory() : null;
-    HostCheckContext c = new HostCheckContext(host, cluster, inv, now, config);
+    HostCheckContext c = new HostCheckContext(host, cluster, inv, now, judged, config);
     Map<String, List<ValidationResult>> out = new LinkedHashMap<>();
     HostValidation.Slots slots = new HostValidation.Slots();
     Set<String> ignored = cluster == null ? Set.of() : cluster.ignoredHostValidations();
@@ -167,7 +172,7 @@ public final class HostValidator {
   }
 
   private CheckOutcome connected(HostCheckContext c) {
-    return isConnected(c.host(), c.now(), c.cfg().timeouts())
+    return isConnected(c.host(), c.judged(), c.cfg().timeouts())
         ? new CheckOutcome(SUCCESS, "Host is connected") : new CheckOutcome(FAILURE, "Host is disconnected");
   }
 

@@ -243,6 +243,35 @@ class HostStateMachineTest {
   }
 
   @Test
+  void silenceIsJudgedWhereTheCallerHasHeardTheHostThrough() {
+    // 200 s since the last check-in the caller has: timed out at the wall clock, not if the caller is 60 s behind
+    HostSnapshot h = Fixtures.host(1, INSTALLING_IN_PROGRESS).role(HostRole.MASTER).checkedInAt(NOW.minusSeconds(200))
+        .progress(stage(HostStage.WRITING_IMAGE_TO_DISK, 1)).build();
+    ClusterContext c = Fixtures.cluster(List.of(h, Fixtures.host(2, KNOWN).build())).status(ClusterStatus.INSTALLING)
+        .build();
+    assertEquals(ERROR, SM.apply(h, c, REFRESH, NOW).status());
+    assertEquals(ERROR, SM.apply(h, c, REFRESH, NOW, NOW.plusSeconds(60)).status(), "a later instant counts as now");
+    HostTransition behind = SM.apply(h, c, REFRESH, NOW, NOW.minusSeconds(60));
+    assertEquals(INSTALLING_IN_PROGRESS, behind.status(), behind.statusInfo());
+    assertEquals(ERROR, SM.apply(h, c, REFRESH, NOW, NOW.minusSeconds(10)).status(), "190 s of known silence");
+
+    // the same for a stage that took too long: its progress may wait in the backlog too
+    HostSnapshot slow = Fixtures.host(1, INSTALLING_IN_PROGRESS).role(HostRole.MASTER)
+        .progress(stage(HostStage.INSTALLING, 61)).build();
+    ClusterContext c2 = Fixtures.cluster(List.of(slow, Fixtures.host(2, KNOWN).build())).status(ClusterStatus.INSTALLING)
+        .build();
+    assertEquals(INSTALLING_IN_PROGRESS, SM.apply(slow, c2, REFRESH, NOW, NOW.minusSeconds(120)).status());
+    HostTransition late = SM.apply(slow, c2, REFRESH, NOW, NOW.minusSeconds(30));
+    assertEquals(ERROR, late.status());
+
+    // a known host: disconnected only once the caller's horizon passes the timeout
+    HostSnapshot known = Fixtures.host(1, KNOWN).checkedInAt(NOW.minusSeconds(240)).build();
+    ClusterContext c3 = Fixtures.cluster(List.of(known, Fixtures.host(2, KNOWN).build())).build();
+    assertEquals(DISCONNECTED, SM.apply(known, c3, REFRESH, NOW).status());
+    assertEquals(KNOWN, SM.apply(known, c3, REFRESH, NOW, NOW.minusSeconds(90)).status());
+  }
+
+  @Test
   void newHostWithClusterNotAcceptingIsRefused() {
     HostTransition t = apply(null, SAME, clusterStatus(ClusterStatus.INSTALLING), new HostEvent.Register("v"));
     assertEquals(409, t.rejection().httpStatus());
