@@ -33,6 +33,8 @@ import java.util.TreeMap;
  */
 public final class FleetSwarm {
   private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  /** Clusters created at once (each: the cluster, its infra-env and its discovery Ignition, one after the other). */
+  static final int CREATORS = 8;
   /** What to drive. */
   public record Config(String url, String userToken, int clusters, int hostsPerCluster, boolean install,
       String prefix, String transport, Duration timeout, Duration reportEvery, Duration hold, Duration bootSpread) {
@@ -122,12 +124,30 @@ public final class FleetSwarm {
       out.printf("fleet: the agents run in %d processes (%s)%n", n, processes > 0 ? "--processes"
           : "an open-file limit of " + limit + " per process");
     }
+    java.util.concurrent.ExecutorService creators = java.util.concurrent.Executors.newFixedThreadPool(CREATORS);
     try {
-      for (int i = 0; i < config.clusters(); i++) {
-        String name = config.prefix() + "-" + i;
-        String clusterId = createCluster(name);
-        String[] ie = createInfraEnv(name + "-ie", clusterId);
+      // created CREATORS at a time (a fleet's clusters come from many hands), launched here one by one as they come
+      java.util.concurrent.CompletionService<String[]> created =
+          new java.util.concurrent.ExecutorCompletionService<>(creators);
+      int submitted = 0;
+      long nextProgress = System.nanoTime() + config.reportEvery().toNanos();
+      for (int done = 0; done < config.clusters(); done++) {
+        while (submitted < config.clusters() && submitted - done < CREATORS) {
+          String name = config.prefix() + "-" + submitted++;
+          created.submit(() -> {
+            String id = createCluster(name);
+            String[] infraEnv = createInfraEnv(name + "-ie", id);
+            return new String[] {id, infraEnv[0], infraEnv[1], infraEnv[2]};
+          });
+        }
+        String[] c = take(created);
+        String clusterId = c[0];
+        String[] ie = {c[1], c[2], c[3]};
         clusterIds.add(clusterId);
+        if (System.nanoTime() >= nextProgress) {
+          out.printf("t=%6.1f s  created %,d of %,d clusters%n", seconds(t0), done + 1, config.clusters());
+          nextProgress += config.reportEvery().toNanos();
+        }
         List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie[0], "--dry-run",
             "--swarm", Integer.toString(config.hostsPerCluster())));
         if (ie[2] != null) {
@@ -148,6 +168,7 @@ public final class FleetSwarm {
       Report r = follow(t0, clusterIds);
       return config.hold().isZero() ? r : hold(t0, r);
     } finally {
+      creators.shutdownNow();
       for (AgentSwarm s : swarms) {
         s.stop().toCompletionStage().toCompletableFuture().join();
       }
@@ -157,10 +178,31 @@ public final class FleetSwarm {
     }
   }
 
+  /** A created cluster, or what went wrong creating it (the service's answer, as {@link #send} throws it). */
+  private static String[] take(java.util.concurrent.CompletionService<String[]> created)
+      throws IOException, InterruptedException {
+    try {
+      return created.take().get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof InterruptedException ie) {
+        throw ie;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
+  }
+
   private Report follow(long t0, List<String> clusterIds) throws IOException, InterruptedException {
     Set<String> ours = new HashSet<>(clusterIds);
-    Set<String> installRequested = new HashSet<>();
-    Map<String, Long> installStarted = new LinkedHashMap<>();
+    Set<String> installRequested = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Map<String, Long> installStarted = new java.util.concurrent.ConcurrentHashMap<>();
+    // install requests go out beside the progress lines, INSTALLS_IN_FLIGHT at a time (the first pass of a big fleet
+    // finds thousands ready: asked in the loop, no line was printed for minutes)
+    java.util.concurrent.ExecutorService installers = java.util.concurrent.Executors.newFixedThreadPool(
+        INSTALLS_IN_FLIGHT);
+    List<IOException> installFailures = new java.util.concurrent.CopyOnWriteArrayList<>();
     Map<String, Double> installTook = new LinkedHashMap<>();
     double registered = -1;
     double ready = -1;
@@ -168,62 +210,71 @@ public final class FleetSwarm {
     long deadline = System.nanoTime() + config.timeout().toNanos();
     long nextReport = 0;
     Map<String, Integer> clusters = new TreeMap<>();
-    while (System.nanoTime() < deadline) {
-      clusters.clear();
-      Map<String, Integer> hosts = new TreeMap<>();
-      List<String> toInstall = new ArrayList<>();
-      int hostCount = 0;
-      int readyOrBeyond = 0;
-      // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
-      // cluster hundreds of MB per poll), which loaded the service more than the agents did
-      JsonNode listed;
-      try {
-        listed = get("/clusters");
-      } catch (java.net.http.HttpTimeoutException e) {
-        out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
-        continue; // a busy service is no reason to stop the agents
-      }
-      for (JsonNode c : listed) {
-        String id = c.path("id").asText();
-        if (!ours.contains(id)) {
-          continue;
+    try {
+      while (System.nanoTime() < deadline) {
+        clusters.clear();
+        Map<String, Integer> hosts = new TreeMap<>();
+        List<String> toInstall = new ArrayList<>();
+        int hostCount = 0;
+        int readyOrBeyond = 0;
+        // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
+        // cluster hundreds of MB per poll), which loaded the service more than the agents did
+        JsonNode listed;
+        try {
+          listed = get("/clusters");
+        } catch (java.net.http.HttpTimeoutException e) {
+          out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
+          continue; // a busy service is no reason to stop the agents
         }
-        String status = c.path("status").asText();
-        clusters.merge(status, 1, Integer::sum);
-        int total = c.path("total_host_count").asInt();
-        int known = c.path("ready_host_count").asInt();
-        hosts.merge("registered", total, Integer::sum);
-        hosts.merge("known", known, Integer::sum);
-        hostCount += total;
-        if (!Set.of("insufficient", "pending-for-input", "adding-hosts").contains(status)) {
-          readyOrBeyond++;
+        for (JsonNode c : listed) {
+          String id = c.path("id").asText();
+          if (!ours.contains(id)) {
+            continue;
+          }
+          String status = c.path("status").asText();
+          clusters.merge(status, 1, Integer::sum);
+          int total = c.path("total_host_count").asInt();
+          int known = c.path("ready_host_count").asInt();
+          hosts.merge("registered", total, Integer::sum);
+          hosts.merge("known", known, Integer::sum);
+          hostCount += total;
+          if (!Set.of("insufficient", "pending-for-input", "adding-hosts").contains(status)) {
+            readyOrBeyond++;
+          }
+          if (config.install() && status.equals("ready") && installRequested.add(id)) {
+            toInstall.add(id);
+          }
+          if ((status.equals("installed") || status.equals("error")) && installStarted.containsKey(id)
+              && !installTook.containsKey(id)) {
+            installTook.put(id, (System.nanoTime() - installStarted.get(id)) / 1e9);
+          }
         }
-        if (config.install() && status.equals("ready") && installRequested.add(id)) {
-          toInstall.add(id);
+        for (String id : toInstall) {
+          installers.submit(() -> install(id, installRequested, installStarted, installFailures, t0));
         }
-        if ((status.equals("installed") || status.equals("error")) && installStarted.containsKey(id)
-            && !installTook.containsKey(id)) {
-          installTook.put(id, (System.nanoTime() - installStarted.get(id)) / 1e9);
+        if (!installFailures.isEmpty()) {
+          throw installFailures.get(0);
         }
+        if (registered < 0 && hostCount == config.clusters() * config.hostsPerCluster()) {
+          registered = seconds(t0);
+        }
+        if (ready < 0 && readyOrBeyond == config.clusters()) {
+          ready = seconds(t0);
+        }
+        int finished = config.install() ? clusters.getOrDefault("installed", 0) + clusters.getOrDefault("error", 0)
+            : clusters.getOrDefault("ready", 0);
+        if (System.nanoTime() >= nextReport || finished == config.clusters()) {
+          out.printf("t=%6.1f s  clusters %s  hosts %s%s%n", seconds(t0), clusters, hosts, serviceCounts());
+          nextReport = System.nanoTime() + config.reportEvery().toNanos();
+        }
+        if (finished == config.clusters()) {
+          done = seconds(t0);
+          break;
+        }
+        Thread.sleep(500);
       }
-      installStarted.putAll(install(toInstall, installRequested, t0));
-      if (registered < 0 && hostCount == config.clusters() * config.hostsPerCluster()) {
-        registered = seconds(t0);
-      }
-      if (ready < 0 && readyOrBeyond == config.clusters()) {
-        ready = seconds(t0);
-      }
-      int finished = config.install() ? clusters.getOrDefault("installed", 0) + clusters.getOrDefault("error", 0)
-          : clusters.getOrDefault("ready", 0);
-      if (System.nanoTime() >= nextReport || finished == config.clusters()) {
-        out.printf("t=%6.1f s  clusters %s  hosts %s%s%n", seconds(t0), clusters, hosts, serviceCounts());
-        nextReport = System.nanoTime() + config.reportEvery().toNanos();
-      }
-      if (finished == config.clusters()) {
-        done = seconds(t0);
-        break;
-      }
-      Thread.sleep(500);
+    } finally {
+      installers.shutdownNow();
     }
     List<Double> took = new ArrayList<>(installTook.values());
     took.sort(Double::compare);
@@ -242,53 +293,34 @@ public final class FleetSwarm {
   static final int INSTALLS_IN_FLIGHT = 16;
 
   /**
-   * Asks the clusters that turned ready to install, {@link #INSTALLS_IN_FLIGHT} at a time; returns those asked (when),
-   * and forgets (in {@code requested}) those no longer ready by then, to ask again once they are.
+   * Asks a cluster that turned ready to install; records when (in {@code started}), or forgets it (in
+   * {@code requested}) when it was no longer ready by then, to ask again once it is.
    */
-  private Map<String, Long> install(List<String> ids, Set<String> requested, long t0)
-      throws IOException, InterruptedException {
-    Map<String, Long> started = new LinkedHashMap<>();
-    if (ids.isEmpty()) {
-      return started;
-    }
-    java.util.concurrent.ExecutorService pool =
-        java.util.concurrent.Executors.newFixedThreadPool(Math.min(INSTALLS_IN_FLIGHT, ids.size()));
+  private void install(String id, Set<String> requested, Map<String, Long> started, List<IOException> failures,
+      long t0) {
+    long at = System.nanoTime();
     try {
-      List<java.util.concurrent.Future<Long>> asked = new ArrayList<>();
-      for (String id : ids) {
-        asked.add(pool.submit(() -> {
-          long at = System.nanoTime();
-          post("/clusters/" + id + "/actions/install", null);
-          return at;
-        }));
+      post("/clusters/" + id + "/actions/install", null);
+      started.put(id, at);
+    } catch (java.net.http.HttpTimeoutException e) {
+      // the answer is the whole cluster with its hosts (upstream's): big for a big cluster; the request stands
+      out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id, REQUEST_TIMEOUT.toSeconds());
+      started.put(id, at);
+    } catch (Refused r) {
+      if (r.status != 409) {
+        failures.add(r);
+        return;
       }
-      for (int i = 0; i < ids.size(); i++) {
-        String id = ids.get(i);
-        try {
-          started.put(id, asked.get(i).get());
-        } catch (java.util.concurrent.ExecutionException e) {
-          if (e.getCause() instanceof java.net.http.HttpTimeoutException) {
-            // the answer is the whole cluster with its hosts (upstream's): big for a big cluster; the request stands
-            out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id,
-                REQUEST_TIMEOUT.toSeconds());
-            started.put(id, System.nanoTime());
-          } else if (e.getCause() instanceof Refused r && r.status == 409) {
-            // no longer ready between the list and the request (a host went away; across an upgrade, a rule new in
-            // the replacement waiting on its hosts' next answers): wait for ready again, as a controller requeues
-            out.printf("t=%6.1f s  %s: install refused, the cluster is no longer ready; waiting for it again%n",
-                seconds(t0), id);
-            requested.remove(id);
-          } else if (e.getCause() instanceof IOException io) {
-            throw io;
-          } else {
-            throw new IOException(e.getCause());
-          }
-        }
-      }
-    } finally {
-      pool.shutdownNow();
+      // no longer ready between the list and the request (a host went away; across an upgrade, a rule new in the
+      // replacement waiting on its hosts' next answers): wait for ready again, as a controller requeues
+      out.printf("t=%6.1f s  %s: install refused, the cluster is no longer ready; waiting for it again%n",
+          seconds(t0), id);
+      requested.remove(id);
+    } catch (IOException e) {
+      failures.add(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt(); // the swarm is stopping
     }
-    return started;
   }
 
   /**
@@ -351,6 +383,14 @@ public final class FleetSwarm {
    * read, as a booted host would find them, from the {@code agent.env} file and the CA file of the infra-env's
    * discovery Ignition.
    */
+  private synchronized java.nio.file.Path caDir() throws IOException {
+    if (caDir == null) {
+      caDir = java.nio.file.Files.createTempDirectory("rdv-swarm-ca-");
+      caDir.toFile().deleteOnExit();
+    }
+    return caDir;
+  }
+
   private String[] createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
     JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
         .put("pull_secret", PULL_SECRET));
@@ -367,11 +407,7 @@ public final class FleetSwarm {
           }
         }
       } else if (path.equals("/etc/assisted-service/service-ca-cert.crt")) {
-        if (caDir == null) {
-          caDir = java.nio.file.Files.createTempDirectory("rdv-swarm-ca-");
-          caDir.toFile().deleteOnExit();
-        }
-        java.nio.file.Path file = caDir.resolve(id + ".pem");
+        java.nio.file.Path file = caDir().resolve(id + ".pem");
         java.nio.file.Files.writeString(file, contents(f));
         file.toFile().deleteOnExit();
         ca = file.toString();

@@ -24,7 +24,7 @@ public final class FleetSwarmMain {
       f.put(eq < 0 ? a.substring(2) : a.substring(2, eq), eq < 0 ? "true" : a.substring(eq + 1));
     }
     for (String k : f.keySet()) {
-      if (!java.util.Set.of("url", "token-file", "clusters", "hosts-per-cluster", "install", "prefix", "transport",
+      if (!java.util.Set.of("url", "token-file", "data-dir", "clusters", "hosts-per-cluster", "install", "prefix", "transport",
           "timeout-seconds", "hold-seconds", "boot-spread-seconds", "cacert", "processes", "help").contains(k)) {
         usage("unknown flag --" + k);
       }
@@ -33,7 +33,9 @@ public final class FleetSwarmMain {
       usage(null);
     }
     String token = System.getenv("RDV_USER_TOKEN");
-    Path tokenFile = Path.of(f.getOrDefault("token-file", "data/admin-token"));
+    // the token `./rendezvous run` wrote in its data dir (--data-dir as given to run)
+    Path dataDir = Path.of(f.getOrDefault("data-dir", "data"));
+    Path tokenFile = f.containsKey("token-file") ? Path.of(f.get("token-file")) : dataDir.resolve("admin-token");
     if (token == null && Files.exists(tokenFile)) {
       token = Files.readString(tokenFile).strip();
     }
@@ -68,13 +70,20 @@ public final class FleetSwarmMain {
       }
       // the swarm's user calls trust the service's CA (--cacert, or the one a local --tls=auto made); the agents
       // take theirs from their discovery Ignition, as booted hosts do
-      Path ca = f.containsKey("cacert") ? Path.of(f.get("cacert")) : Path.of("data/tls/ca.pem");
+      Path ca = f.containsKey("cacert") ? Path.of(f.get("cacert")) : dataDir.resolve("tls/ca.pem");
       if (config.url().startsWith("https://") && Files.exists(ca)) {
         swarm.trusting(ca);
       } else if (f.containsKey("cacert")) {
         usage("--cacert " + ca + ": no such file, or the url is not https");
       }
       report = swarm.run(vertx);
+    } catch (FleetSwarm.Refused e) {
+      // the service said no (a missing or wrong token, a bad flag's value): its answer, not a stack trace
+      System.err.println("swarm: " + e.getMessage() + (e.status == 401 ? "\n  the user token comes from "
+          + tokenFile + " (./rendezvous run writes it in its --data-dir; give the same --data-dir here),"
+          + " --token-file or RDV_USER_TOKEN" : ""));
+      System.exit(2);
+      return;
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().join();
     }
@@ -100,7 +109,8 @@ public final class FleetSwarmMain {
     }
     System.err.println("""
         usage: ./rendezvous swarm [--clusters=3] [--hosts-per-cluster=3 (1, 3 or 5+)] [--install] [--url=http://127.0.0.1:8090]
-                                  [--token-file=data/admin-token | RDV_USER_TOKEN] [--prefix=swarm] [--transport=ws|poll]
+                                  [--data-dir=data (run's, for its token and CA) | --token-file=F | RDV_USER_TOKEN]
+                                  [--prefix=swarm] [--transport=ws|poll]
                                   [--timeout-seconds=1800] [--hold-seconds=0] [--boot-spread-seconds=0]
                                   [--cacert=data/tls/ca.pem (an https url's CA, for the swarm's own API calls)]
                                   [--processes=N (default: as many as this machine's open-file limit needs)]

@@ -21,6 +21,8 @@ import java.util.Map;
  */
 public final class SwarmWorkerMain {
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** How long the agents and their controllers get to stop once the input ends. */
+  static final Duration STOP_WAIT = Duration.ofSeconds(60);
 
   private SwarmWorkerMain() {}
 
@@ -47,15 +49,22 @@ public final class SwarmWorkerMain {
       System.err.println("swarm worker: " + e);
       exit = 1;
     } finally {
-      for (AgentSwarm s : swarms) {
-        s.stop().toCompletionStage().toCompletableFuture().join();
-      }
       // an installed site's controller uploads its logs after the cluster is installed: let it, as the swarm's own
-      // process does (it lives on), before this process ends
-      for (AgentSwarm s : swarms) {
-        s.controllersClosed().join();
+      // process does (it lives on), before this process ends; but not for ever: when the swarm was stopped (or the
+      // service went away first) agents and controllers may keep retrying a service that is gone
+      java.util.concurrent.CompletableFuture<?>[] ends = swarms.stream()
+          .map(s -> s.stop().toCompletionStage().toCompletableFuture().thenCompose(v -> s.controllersClosed()))
+          .toArray(java.util.concurrent.CompletableFuture[]::new);
+      try {
+        java.util.concurrent.CompletableFuture.allOf(ends).get(STOP_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        System.err.println("swarm worker: the agents did not stop within " + STOP_WAIT.toSeconds() + " s; exiting");
       }
-      vertx.close().toCompletionStage().toCompletableFuture().join();
+      try {
+        vertx.close().toCompletionStage().toCompletableFuture().get(10, java.util.concurrent.TimeUnit.SECONDS);
+      } catch (java.util.concurrent.TimeoutException e) {
+        System.err.println("swarm worker: Vert.x did not close within 10 s; exiting");
+      }
     }
     System.exit(exit);
   }

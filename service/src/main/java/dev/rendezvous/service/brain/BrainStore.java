@@ -4,6 +4,7 @@ import dev.rendezvous.service.domain.DomainEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
+import dev.rendezvous.service.db.PoolGate;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
 import io.vertx.sqlclient.RowSet;
@@ -100,6 +101,13 @@ final class BrainStore {
       + " WITH ORDINALITY AS t(n, c, h, i, s, m, p, k) ORDER BY k";
 
   private final Pool pool;
+  /**
+   * Every statement and transaction of the brain passes here: at most {@link #IN_FLIGHT} at the pool, the rest wait
+   * in order (a batch's units each load their key: 500 events of 500 single-node clusters overflowed the pool's
+   * bounded queue, and the whole batch failed and came back).
+   */
+  private final PoolGate gate = new PoolGate(IN_FLIGHT);
+  static final int IN_FLIGHT = 128;
 
   BrainStore(Pool pool) {
     this.pool = pool;
@@ -120,7 +128,7 @@ final class BrainStore {
    */
   Future<Loaded> load(WorkKey key) {
     UUID id = key.isCluster() ? key.clusterId() : key.infraEnvId();
-    return pool.preparedQuery(key.isCluster() ? CLUSTER_KEY_VERSION : UNBOUND_KEY_VERSION).execute(Tuple.of(id))
+    return gate.run(() -> pool.preparedQuery(key.isCluster() ? CLUSTER_KEY_VERSION : UNBOUND_KEY_VERSION).execute(Tuple.of(id)))
         .compose(vr -> {
           long version = vr.size() == 0 ? 0 : vr.iterator().next().getLong(0);
           return key.isCluster() ? loadCluster(key, version) : loadUnbound(key, version);
@@ -128,10 +136,10 @@ final class BrainStore {
   }
 
   private Future<Loaded> loadCluster(WorkKey key, long version) {
-    Future<RowSet<Row>> c = pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()));
+    Future<RowSet<Row>> c = gate.run(() -> pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId())));
     // paged: a big cluster's rows with their connectivity reports are hundreds of MB (see PagedRead)
-    Future<List<Row>> h = dev.rendezvous.service.db.PagedRead.rows(pool, "SELECT " + HOST_COLUMNS + HOSTS_FROM
-        + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id", Tuple.of(key.clusterId()));
+    Future<List<Row>> h = gate.run(() -> dev.rendezvous.service.db.PagedRead.rows(pool, "SELECT " + HOST_COLUMNS + HOSTS_FROM
+        + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id", Tuple.of(key.clusterId())));
     return Future.all(c, h).map(v -> {
       RowSet<Row> cr = c.result();
       ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
@@ -140,9 +148,9 @@ final class BrainStore {
   }
 
   private Future<Loaded> loadUnbound(WorkKey key, long version) {
-    Future<RowSet<Row>> ie = pool.preparedQuery("SELECT tenant FROM infra_envs WHERE id = $1").execute(Tuple.of(key.infraEnvId()));
-    Future<RowSet<Row>> h = pool.preparedQuery("SELECT " + HOST_COLUMNS + HOSTS_FROM
-        + " WHERE h.infra_env_id = $1 AND h.cluster_id IS NULL ORDER BY h.registered_at, h.id").execute(Tuple.of(key.infraEnvId()));
+    Future<RowSet<Row>> ie = gate.run(() -> pool.preparedQuery("SELECT tenant FROM infra_envs WHERE id = $1").execute(Tuple.of(key.infraEnvId())));
+    Future<RowSet<Row>> h = gate.run(() -> pool.preparedQuery("SELECT " + HOST_COLUMNS + HOSTS_FROM
+        + " WHERE h.infra_env_id = $1 AND h.cluster_id IS NULL ORDER BY h.registered_at, h.id").execute(Tuple.of(key.infraEnvId())));
     return Future.all(ie, h).map(v -> {
       String tenant = ie.result().size() == 0 ? null : ie.result().iterator().next().getString(0);
       return loaded(key, tenant, null, h.result(), version);
@@ -163,8 +171,8 @@ final class BrainStore {
   }
 
   Future<Optional<InfraEnvInfo>> infraEnv(UUID id) {
-    return pool.preparedQuery("SELECT id, tenant, cluster_id, " + staticNet("spec") + " AS static_net FROM infra_envs WHERE id = $1")
-        .execute(Tuple.of(id))
+    return gate.run(() -> pool.preparedQuery("SELECT id, tenant, cluster_id, " + staticNet("spec") + " AS static_net FROM infra_envs WHERE id = $1")
+        .execute(Tuple.of(id)))
         .map(rs -> {
           if (rs.size() == 0) {
             return Optional.empty();
@@ -177,8 +185,8 @@ final class BrainStore {
 
   /** The work key of an existing host (its cluster, else its infra-env). */
   Future<Optional<WorkKey>> keyOfHost(UUID hostId, UUID infraEnvId) {
-    return pool.preparedQuery("SELECT cluster_id FROM hosts WHERE id = $1 AND infra_env_id = $2")
-        .execute(Tuple.of(hostId, infraEnvId))
+    return gate.run(() -> pool.preparedQuery("SELECT cluster_id FROM hosts WHERE id = $1 AND infra_env_id = $2")
+        .execute(Tuple.of(hostId, infraEnvId)))
         .map(rs -> {
           if (rs.size() == 0) {
             return Optional.empty();
@@ -190,9 +198,9 @@ final class BrainStore {
 
   /** Every key with something to watch: all clusters, and infra-envs with unbound hosts. */
   Future<List<WorkKey>> allKeys() {
-    return pool.query("SELECT id, TRUE FROM clusters UNION ALL"
+    return gate.run(() -> pool.query("SELECT id, TRUE FROM clusters UNION ALL"
             + " SELECT DISTINCT infra_env_id, FALSE FROM hosts WHERE cluster_id IS NULL")
-        .execute()
+        .execute())
         .map(rs -> {
           List<WorkKey> out = new ArrayList<>(rs.size());
           for (Row r : rs) {
@@ -225,11 +233,11 @@ final class BrainStore {
    * compares them with its cache each tick): no pass over the fleet's host rows.
    */
   Future<Map<WorkKey, Versions>> versions() {
-    Future<RowSet<Row>> clusters = pool.query("SELECT c.id, c.row_version, coalesce(v.version, 0) FROM clusters c"
-        + " LEFT JOIN cluster_host_versions v ON v.cluster_id = c.id").execute();
-    Future<RowSet<Row>> unbound = pool.query("SELECT u.infra_env_id, coalesce(v.version, 0) FROM"
+    Future<RowSet<Row>> clusters = gate.run(() -> pool.query("SELECT c.id, c.row_version, coalesce(v.version, 0) FROM clusters c"
+        + " LEFT JOIN cluster_host_versions v ON v.cluster_id = c.id").execute());
+    Future<RowSet<Row>> unbound = gate.run(() -> pool.query("SELECT u.infra_env_id, coalesce(v.version, 0) FROM"
         + " (SELECT DISTINCT infra_env_id FROM hosts WHERE cluster_id IS NULL) u"
-        + " LEFT JOIN unbound_host_versions v ON v.infra_env_id = u.infra_env_id").execute();
+        + " LEFT JOIN unbound_host_versions v ON v.infra_env_id = u.infra_env_id").execute());
     return Future.all(clusters, unbound).map(v -> {
       Map<WorkKey, Versions> out = new java.util.HashMap<>();
       for (Row r : clusters.result()) {
@@ -246,8 +254,8 @@ final class BrainStore {
 
   /** Which of these bus events were applied already (a replayed batch is run again without them). */
   Future<java.util.Set<String>> processed(List<String> eventIds) {
-    return pool.preparedQuery("SELECT event_id FROM processed_bus_events WHERE event_id = ANY($1)")
-        .execute(Tuple.of(eventIds.toArray(String[]::new)))
+    return gate.run(() -> pool.preparedQuery("SELECT event_id FROM processed_bus_events WHERE event_id = ANY($1)")
+        .execute(Tuple.of(eventIds.toArray(String[]::new))))
         .map(rs -> {
           java.util.Set<String> out = new java.util.HashSet<>();
           rs.forEach(r -> out.add(r.getString(0)));
@@ -283,7 +291,7 @@ final class BrainStore {
       at[i] = SnapshotMapper.offset(c.at());
       ts[i++] = c.hostTimestamp();
     }
-    return pool.preparedQuery(TOUCH).execute(Tuple.of(ids, infraEnvs, at, ts)).map(rs -> {
+    return gate.run(() -> pool.preparedQuery(TOUCH).execute(Tuple.of(ids, infraEnvs, at, ts))).map(rs -> {
       java.util.Set<UUID> moved = new java.util.HashSet<>();
       rs.forEach(r -> moved.add(r.getUUID(0)));
       return moved;
@@ -292,7 +300,7 @@ final class BrainStore {
 
   /** Writes the work in one pipelined transaction; the bus events {@code eventIds} (may be none) are claimed in it. */
   Future<Outcome> commit(Work w, List<String> eventIds) {
-    return pool.withTransaction(conn -> {
+    return gate.run(() -> pool.withTransaction(conn -> {
       List<Future<?>> all = new ArrayList<>();
       all.add(conn.query(BRAIN_WRITE).execute()); // this transaction versions its key itself (no trigger bumps)
       if (eventIds.size() == 1) {
@@ -353,7 +361,7 @@ final class BrainStore {
         }
         return Future.succeededFuture(Outcome.COMMITTED);
       });
-    }).recover(e -> {
+    })).recover(e -> {
       if (e instanceof PgException pg && ASSERT_STATE.equals(pg.getSqlState())) {
         return Future.succeededFuture(REPLAY.equals(pg.getErrorMessage()) ? Outcome.REPLAY : Outcome.STALE);
       }

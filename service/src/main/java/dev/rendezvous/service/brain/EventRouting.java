@@ -128,8 +128,10 @@ final class EventRouting {
       return host == null ? null : w -> rules.stepReply(w, host, r.stepType(), r.exitCode(), r.output(), r.error(), at);
     }
     if (e.payload() instanceof HostProgressReported p) {
+      // INFO: a report accepted at the edge and refused once handled is the sender's business (a retry of an earlier
+      // stage after a later one landed), not the service's; at 10,000 sites, tens of thousands of WARN lines
       return host == null ? null : w -> rules.progress(w, host, p.currentStage(), p.progressInfo()).ifPresent(why ->
-          LOG.atWarn().addKeyValue("host_id", host).addKeyValue("stage", p.currentStage()).log("progress refused: " + why));
+          LOG.atInfo().addKeyValue("host_id", host).addKeyValue("stage", p.currentStage()).log("progress refused: " + why));
     }
     if (e.payload() instanceof LogsReported l && "host".equals(l.logsType()) && host != null) {
       return w -> rules.hostLogs(w, host, l.logsState()).ifPresent(why -> LOG.atWarn().addKeyValue("host_id", host)

@@ -6,6 +6,8 @@ import dev.rendezvous.bus.event.ClusterPreparationFinished;
 import dev.rendezvous.service.api.RestApi.BusPublisher;
 import dev.rendezvous.service.brain.Brain;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.db.DatabaseUnavailable;
+import dev.rendezvous.service.db.PoolGate;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.operators.OperatorManifests;
 import dev.rendezvous.service.repo.ClusterFileRepository;
@@ -47,6 +49,13 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
   private final ReleaseCatalog catalog;
   private final BusPublisher bus;
   private final Set<UUID> running = ConcurrentHashMap.newKeySet();
+  /**
+   * Preparations at once; the others wait their turn. Each is a few reads, a generation on a worker thread and a
+   * write: 2,000 clusters asked to install together each started theirs, overflowed the pool's queue, and were
+   * reported failed by the thousand.
+   */
+  private final PoolGate gate = new PoolGate(IN_FLIGHT);
+  static final int IN_FLIGHT = 8;
 
   private volatile dev.rendezvous.service.ignition.DiscoveryIgnitionInput.RegistryMirrors mirrors;
 
@@ -75,11 +84,18 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       return;
     }
     OffsetDateTime preparation = installStartedAt.atOffset(ZoneOffset.UTC);
-    ClusterFileRepository.preparation(pool, clusterId)
+    gate.run(() -> ClusterFileRepository.preparation(pool, clusterId)
         .compose(done -> done.isPresent() && done.get().toInstant().equals(installStartedAt)
             ? Future.succeededFuture((String) null)
-            : generateAndStore(clusterId, preparation))
-        .transform(ar -> finished(clusterId, installStartedAt, ar.succeeded() ? null : reason(ar.cause())))
+            : generateAndStore(clusterId, preparation)))
+        .transform(ar -> {
+          if (ar.failed() && DatabaseUnavailable.is(ar.cause())) {
+            // the database busy or away: nothing to report, the brain asks again on its next pass over the cluster
+            LOG.atInfo().addKeyValue("cluster_id", clusterId).log("preparation postponed: " + reason(ar.cause()));
+            return Future.<Void>succeededFuture();
+          }
+          return finished(clusterId, installStartedAt, ar.succeeded() ? null : reason(ar.cause()));
+        })
         .onComplete(ar -> running.remove(clusterId));
   }
 
