@@ -120,8 +120,8 @@ public final class IsoWriter {
     long lba = 17;
     long bootRecordLba = boot.isPresent() ? lba++ : -1;
     long terminatorLba = lba++;
-    byte[] pathTableL = pathTable(dirs, ByteOrder.LITTLE_ENDIAN);
-    long ptSectors = sectors(pathTableL.length);
+    int pathTableSize = pathTable(dirs, ByteOrder.LITTLE_ENDIAN).length; // its size: the sectors come later
+    long ptSectors = sectors(pathTableSize);
     long lPathLba = lba;
     lba += ptSectors;
     long mPathLba = lba;
@@ -151,14 +151,14 @@ public final class IsoWriter {
     long total = lba;
 
     ByteBuffer head = ByteBuffer.allocate((int) (dataStart * SECTOR)).order(ByteOrder.LITTLE_ENDIAN);
-    head.put(16 * SECTOR, primary(primaryTemplate, total, pathTableL.length, lPathLba, mPathLba,
+    head.put(16 * SECTOR, primary(primaryTemplate, total, pathTableSize, lPathLba, mPathLba,
         record(root, new byte[] {0}, new byte[0], date, root)));
     if (boot.isPresent()) {
       head.put((int) bootRecordLba * SECTOR, ElTorito.bootRecord(catalogLba));
       head.put((int) catalogLba * SECTOR, boot.get().catalog(lbaOf));
     }
     head.put((int) terminatorLba * SECTOR, new byte[] {(byte) 255, 'C', 'D', '0', '0', '1', 1});
-    head.put((int) lPathLba * SECTOR, pathTableL);
+    head.put((int) lPathLba * SECTOR, pathTable(dirs, ByteOrder.LITTLE_ENDIAN)); // now with the directories' sectors
     head.put((int) mPathLba * SECTOR, pathTable(dirs, ByteOrder.BIG_ENDIAN));
     for (Node d : dirs) {
       int pos = (int) d.lba * SECTOR;

@@ -92,6 +92,28 @@ class MinimalIsoBuilderTest {
       byte[] original = extract(full, "/isolinux/isolinux.bin");
       assertArrayEquals(Arrays.copyOfRange(original, 64, original.length), Arrays.copyOfRange(bin, 64, bin.length));
 
+      // the path tables (what some readers walk instead of the directories): little- and big-endian alike, every
+      // directory at a real sector, the root where the primary descriptor's root record says
+      byte[] iso = Files.readAllBytes(minimal);
+      ByteBuffer pvd = ByteBuffer.wrap(iso, 16 * 2048, 2048).slice().order(ByteOrder.LITTLE_ENDIAN);
+      int tableSize = pvd.getInt(132);
+      ByteBuffer l = ByteBuffer.wrap(iso, pvd.getInt(140) * 2048, tableSize).slice().order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer mTable = ByteBuffer.wrap(iso, pvd.order(ByteOrder.BIG_ENDIAN).getInt(148) * 2048, tableSize).slice()
+          .order(ByteOrder.BIG_ENDIAN);
+      pvd.order(ByteOrder.LITTLE_ENDIAN);
+      int directories = 0;
+      for (int at = 0; at < tableSize; directories++) {
+        int idLen = l.get(at) & 0xff;
+        assertEquals(idLen, mTable.get(at) & 0xff);
+        assertEquals(mTable.getInt(at + 2), l.getInt(at + 2), "directory " + directories + "'s sector in both tables");
+        assertTrue(l.getInt(at + 2) > 18, "directory " + directories + " at a real sector");
+        if (directories == 0) {
+          assertEquals(pvd.getInt(156 + 2), l.getInt(at + 2), "the root");
+        }
+        at += 8 + idLen + (idLen % 2);
+      }
+      assertTrue(directories >= 6, "root, coreos, EFI, EFI/<vendor>, images, images/pxeboot, isolinux: " + directories);
+
       // coreos-installer's 8.3 lookups and ours still find what the image service customizes
       String primary = text(TestIsos.sh(dir, "isoinfo -i " + minimal + " -f"));
       assertTrue(primary.contains("/COREOS/KARGS.JSO;1"), primary);

@@ -106,7 +106,6 @@ public final class HostStateMachine {
   record Moment(Instant now, Instant judged) {}
 
   private HostTransition dispatch(HostSnapshot host, ClusterContext cluster, HostEvent event, Moment m) {
-    Instant now = m.now();
     if (!host.unbound() && cluster == null && !(event instanceof HostEvent.Register)) {
       throw new IllegalArgumentException("host " + host.id() + " is bound to cluster " + host.clusterId() + " but no cluster was given");
     }
