@@ -331,7 +331,7 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     }
 
     private void tick() {
-        if (closing) {
+        if (gone()) {
             return;
         }
         if (System.nanoTime() - lastReceivedNanos > silenceNanos) {
@@ -354,7 +354,7 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     }
 
     private void send(String text, BusEvent source) {
-        if (closing) {
+        if (gone()) {
             return;
         }
         boolean queued = backlog != null && !backlog.isEmpty();
@@ -375,7 +375,7 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
     }
 
     private void flush() {
-        while (backlog != null && !backlog.isEmpty() && !ws.writeQueueFull() && !closing) {
+        while (backlog != null && !backlog.isEmpty() && !gone() && !ws.writeQueueFull()) {
             write(backlog.pollFirst());
         }
     }
@@ -388,6 +388,14 @@ final class AgentSocketSession implements HostMailbox.AgentSocket {
                         Duration.between(message.source().occurredAt(), Instant.now()));
             }
         });
+    }
+
+    /**
+     * Closing, or closed by the agent's side before our close handler ran: the socket refuses every write then
+     * (writeQueueFull throws "WebSocket is closed"; at 10,000 agents going away, 97 such ERROR lines from the timer).
+     */
+    private boolean gone() {
+        return closing || ws.isClosed();
     }
 
     private void close(short code, String reason) {

@@ -225,6 +225,14 @@ public final class FleetSwarm {
         } catch (java.net.http.HttpTimeoutException e) {
           out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
           continue; // a busy service is no reason to stop the agents
+        } catch (Refused e) {
+          if (e.status < 500) {
+            throw e;
+          }
+          // the service's own failure, said on the line (and in its log): the agents go on, the list is asked again
+          out.printf("t=%6.1f s  %s; asking again%n", seconds(t0), e.getMessage());
+          Thread.sleep(1000);
+          continue;
         }
         for (JsonNode c : listed) {
           String id = c.path("id").asText();

@@ -82,6 +82,9 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         .setRegisterShutdownHook(false)
         .setPGStartupWait(Duration.ofSeconds(60))
         .setServerConfig("max_connections", "200")
+        // no parallel query: the service's reads are many and short; at 10,000 sites a list of the clusters planned
+        // with parallel workers failed ("parallel worker failed to initialize") and the API answered 500
+        .setServerConfig("max_parallel_workers_per_gather", "0")
         .setServerConfig("listen_addresses", "127.0.0.1");
     if (durable) {
       b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").setServerConfig("full_page_writes", "on");

@@ -50,6 +50,8 @@ class EmbeddedPostgresServerTest {
         assertEquals("on", show(pool, "fsync"));
         assertEquals("on", show(pool, "synchronous_commit"));
         assertEquals("on", show(pool, "full_page_writes"));
+        assertEquals("0", show(pool, "max_parallel_workers_per_gather"), "no parallel query (short reads, and it failed"
+            + " to start its workers at 10,000 sites)");
         await(pool.close());
       }
       try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("relaxed"), false)) {
