@@ -35,8 +35,8 @@ class RollingUpgradeTest {
 
   @Test
   void aFleetMidInstallGoesOnWhileTheOldReleaseIsReplacedByThisBuild() throws Exception {
-    String release = previousRelease();
-    Path build = buildOf(release);
+    // the newest release of scripts/releases.txt that is not this commit, as ./rendezvous test prebuilds it
+    Path build = buildOf("--previous");
     try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"));
         EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"))) {
       Map<String, String> shared = Map.of("database-url", pg.connectionUri(), "kafka-bootstrap", kafka.bootstrapServers(),
@@ -127,20 +127,6 @@ class RollingUpgradeTest {
     }
   }
 
-  /** The commit of the newest release (scripts/releases.txt, as tagged) that is not this very commit. */
-  static String previousRelease() throws IOException, InterruptedException {
-    Path root = Path.of("..").toAbsolutePath().normalize();
-    String head = git(root, "rev-parse", "HEAD").strip();
-    List<String> lines = Files.readAllLines(root.resolve("scripts/releases.txt"));
-    for (int i = lines.size() - 1; i >= 0; i--) {
-      String[] f = lines.get(i).strip().split("\\s+");
-      if (f.length == 2 && !f[0].startsWith("#") && !f[1].equals(head)) {
-        return f[1];
-      }
-    }
-    throw new AssertionError("no earlier release in scripts/releases.txt (a line 'vX.Y.Z <commit>' per release)");
-  }
-
   private static Path buildOf(String release) throws IOException, InterruptedException {
     Path root = Path.of("..").toAbsolutePath().normalize();
     Process p = new ProcessBuilder(root.resolve("scripts/build-release").toString(), release).directory(root.toFile())
@@ -153,15 +139,6 @@ class RollingUpgradeTest {
   private static String classpath(Path build) throws IOException {
     return build.resolve("app/target/rendezvous-app.jar") + ":"
         + Files.readString(build.resolve("app/target/classpath.txt")).strip();
-  }
-
-  private static String git(Path root, String... args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of("git", "-C", root.toString()));
-    cmd.addAll(List.of(args));
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, String.join(" ", cmd) + ": " + out);
-    return out;
   }
 
   private static Process instance(List<String> classpath, Path dataDir, int apiPort, Map<String, String> shared)

@@ -156,8 +156,8 @@ public record ElTorito(Optional<String> catalogPath, List<Section> sections) {
     return image;
   }
 
-  /** Whether {@code path} is one of the boot images. */
-  boolean names(String path) {
-    return sections.stream().anyMatch(s -> s.images().stream().anyMatch(i -> i.path().equals(path)));
+  /** Whether {@code path} is a boot image carrying a boot-info table (rewritten where it is written). */
+  boolean bootInfoTableIn(String path) {
+    return sections.stream().flatMap(s -> s.images().stream()).anyMatch(i -> i.bootInfoTable() && i.path().equals(path));
   }
 }

@@ -109,7 +109,7 @@ public final class IsoWriter {
       for (ElTorito.Section s : boot.get().sections()) {
         for (ElTorito.BootImage i : s.images()) {
           Node n = byPath.get(i.path());
-          if (n == null || n.content.length() == 0) {
+          if (n == null || n.size == 0) {
             throw new IOException("boot image " + i.path() + " is not in the image");
           }
         }
@@ -137,7 +137,6 @@ public final class IsoWriter {
     data.sort(Comparator.comparingLong(IsoWriter::sourceOrder));
     Map<String, Long> lbaOf = new LinkedHashMap<>();
     for (Node f : data) {
-      f.size = f.content.length();
       if (f.catalog) {
         f.lba = catalogLba;
       } else if (f.size == 0) {
@@ -179,7 +178,7 @@ public final class IsoWriter {
           continue;
         }
         Content c = f.content;
-        if (boot.isPresent() && bootInfoTable(boot.get(), f.path)) {
+        if (boot.isPresent() && boot.get().bootInfoTableIn(f.path)) {
           c = new Bytes(ElTorito.withBootInfoTable(bytes(c), f.lba));
         }
         copy(c, out, f.lba * SECTOR);
@@ -215,10 +214,12 @@ public final class IsoWriter {
         throw new IllegalArgumentException(path + " is a directory");
       }
       existing.content = content;
+      existing.size = content.length();
       return existing;
     }
     Node f = new Node(name, at, false);
     f.content = content;
+    f.size = content.length();
     at.byName.put(name, f);
     at.children.add(f);
     return f;
@@ -305,7 +306,7 @@ public final class IsoWriter {
     ByteBuffer b = ByteBuffer.allocate(len).order(ByteOrder.LITTLE_ENDIAN);
     b.put(0, (byte) len);
     bothEndian(b, 2, (int) extentOf.lba);
-    bothEndian(b, 10, (int) (extentOf.dir ? extentOf.size : extentOf.content.length()));
+    bothEndian(b, 10, (int) extentOf.size);
     b.put(18, date);
     b.put(25, (byte) (n.dir ? 2 : 0));
     bothEndian16(b, 28, 1);
@@ -419,11 +420,6 @@ public final class IsoWriter {
 
   private static long sectors(long bytes) {
     return (bytes + SECTOR - 1) / SECTOR;
-  }
-
-  private static boolean bootInfoTable(ElTorito boot, String path) {
-    return boot.sections().stream().flatMap(s -> s.images().stream())
-        .anyMatch(i -> i.bootInfoTable() && i.path().equals(path));
   }
 
   private static byte[] bytes(Content c) throws IOException {

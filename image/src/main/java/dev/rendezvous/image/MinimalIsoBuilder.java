@@ -74,7 +74,7 @@ public final class MinimalIsoBuilder {
       if (grubPath == null) {
         throw new IOException("no grub.cfg found");
       }
-      Map<String, String> edited = new java.util.LinkedHashMap<>();
+      Map<String, String> edited = new LinkedHashMap<>();
       IsoFile grub = fs.find(grubPath).get();
       edited.put(grub.path(), editGrub(new String(IsoLayout.readFile(ch, grub), StandardCharsets.UTF_8), karg));
       Optional<IsoFile> isolinux = fs.find("isolinux/isolinux.cfg");
