@@ -5,6 +5,7 @@ import dev.rendezvous.agent.dryrun.DryRunHost;
 import dev.rendezvous.agent.executor.ApiVipConnectivityExecutor;
 import dev.rendezvous.agent.executor.ConnectivityCheckExecutor;
 import dev.rendezvous.agent.executor.ContainerImageAvailabilityExecutor;
+import dev.rendezvous.agent.executor.DhcpLeaseAllocateExecutor;
 import dev.rendezvous.agent.executor.DiskSpeedCheckExecutor;
 import dev.rendezvous.agent.executor.DomainResolutionExecutor;
 import dev.rendezvous.agent.executor.FreeAddressesExecutor;
@@ -212,6 +213,8 @@ public final class AgentRuntime {
     java.net.http.HttpClient probes = java.net.http.HttpClient.newBuilder()
         .connectTimeout(java.time.Duration.ofSeconds(10)).build();
     m.put(StepTypes.VERIFY_VIPS, new VerifyVipsExecutor(commands, collector::interfaces));
+    m.put(StepTypes.DHCP_LEASE_ALLOCATE, new DhcpLeaseAllocateExecutor(collector::interfaces,
+        java.time.Duration.ofSeconds(2), java.time.Clock.systemUTC()));
     if (uploader instanceof dev.rendezvous.agent.transport.GatewayClient gateway) {
       m.put(StepTypes.UPGRADE_AGENT, new UpgradeAgentExecutor(
           java.util.Optional.ofNullable(System.getenv("RDV_AGENT_JAR_URL")), UpgradeAgentExecutor.runningJar(),

@@ -42,6 +42,15 @@ class ClusterApiTest {
     assertEquals(201, cleared.status(), cleared.body());
     assertEquals("", cleared.json().getString("ssh_public_key", ""));
     assertEquals(400, api.patch("/clusters/" + id, new JsonObject().put("ssh_public_key", "not a key")).status());
+    // VIPs by DHCP: the server's to lease, so setting them is refused (naming the field) and the user's are dropped
+    Api.Reply refused = api.patch("/clusters/" + id, new JsonObject().put("vip_dhcp_allocation", true)
+        .put("api_vips", new JsonArray().add(new JsonObject().put("ip", "192.168.10.9"))));
+    assertEquals(400, refused.status(), refused.body());
+    assertTrue(refused.body().contains("api_vips") && refused.body().contains("vip-dhcp-allocation mode"), refused.body());
+    Api.Reply dhcp = api.patch("/clusters/" + id, new JsonObject().put("vip_dhcp_allocation", true));
+    assertEquals(201, dhcp.status(), dhcp.body());
+    assertEquals(new JsonArray(), dhcp.json().getJsonArray("api_vips"));
+    assertEquals(new JsonArray(), dhcp.json().getJsonArray("ingress_vips"));
 
     JsonArray list = api.get("/clusters").array();
     assertTrue(list.stream().anyMatch(o -> ((JsonObject) o).getString("id").equals(id)));

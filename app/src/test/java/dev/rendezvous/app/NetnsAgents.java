@@ -23,6 +23,7 @@ final class NetnsAgents implements AutoCloseable {
   private final Process[] networkManagers;
   private final Path logs;
   private final List<String> loopDevices = new ArrayList<>();
+  private Process dhcpServer;
 
   private NetnsAgents(int count, Path logs) {
     this.count = count;
@@ -224,6 +225,21 @@ final class NetnsAgents implements AutoCloseable {
     return logs.resolve("disk-" + i + ".img");
   }
 
+  /**
+   * A real DHCP server on the hosts' network (Debian's dnsmasq, DHCP only, on the bridge in the root namespace)
+   * leasing {@code first}..{@code last}; its lease file is returned, to see what it granted to which MAC.
+   */
+  Path dhcpServer(String first, String last) throws IOException {
+    Path leases = logs.resolve("dnsmasq.leases");
+    String dnsmasq = Files.isExecutable(Path.of("/usr/sbin/dnsmasq")) ? "/usr/sbin/dnsmasq" : "dnsmasq";
+    dhcpServer = new ProcessBuilder(dnsmasq, "--keep-in-foreground", "--no-resolv", "--no-hosts", "--port=0",
+        "--interface=rdv-br0", "--bind-interfaces", "--dhcp-authoritative", "--dhcp-leasefile=" + leases,
+        "--pid-file=" + logs.resolve("dnsmasq.pid"), "--dhcp-range=" + first + "," + last + ",255.255.255.0,10m",
+        "--log-dhcp", "--log-facility=" + logs.resolve("dnsmasq.log"))
+        .redirectErrorStream(true).redirectOutput(logs.resolve("dnsmasq.out").toFile()).start();
+    return leases;
+  }
+
   String address(int i) {
     return "10.250.0." + (i + 1);
   }
@@ -240,6 +256,11 @@ final class NetnsAgents implements AutoCloseable {
       } catch (Exception e) {
         first = first == null ? e : first;
       }
+    }
+    if (dhcpServer != null) {
+      dhcpServer.destroy();
+      dhcpServer.waitFor(10, TimeUnit.SECONDS);
+      dhcpServer.destroyForcibly();
     }
     for (String loop : loopDevices) {
       try {

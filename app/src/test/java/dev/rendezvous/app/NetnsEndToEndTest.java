@@ -109,6 +109,35 @@ class NetnsEndToEndTest {
             .add(new JsonObject().put("ip", "10.250.0.211")))).status());
         Await.until("the new API VIP verified free", Duration.ofSeconds(60), () -> validation(api, cluster, "api-vips-valid")
             .equals("success: api vips 10.250.0.211 belongs to the Machine CIDR and is not in use."));
+
+        // VIPs by DHCP: a real DHCP server on the hosts' network; the agents' dhcp-lease-allocate leases an address
+        // for each VIP's MAC from it, and the cluster takes them (upstream's vip_dhcp_allocation).
+        Path leases = hosts.dhcpServer("10.250.0.220", "10.250.0.229");
+        assertEquals(201, api.patch(cluster, new JsonObject().put("vip_dhcp_allocation", true)
+            .put("api_vips", new JsonArray()).put("ingress_vips", new JsonArray())).status());
+        JsonObject leased = Await.until("the VIPs leased by DHCP", Duration.ofSeconds(60), () -> {
+          JsonObject c = api.get(cluster).json();
+          return c.getJsonArray("api_vips", new JsonArray()).isEmpty()
+              || c.getJsonArray("ingress_vips", new JsonArray()).isEmpty() ? null : c;
+        });
+        String apiVip = leased.getJsonArray("api_vips").getJsonObject(0).getString("ip");
+        String ingressVip = leased.getJsonArray("ingress_vips").getJsonObject(0).getString("ip");
+        assertTrue(apiVip.startsWith("10.250.0.22") && ingressVip.startsWith("10.250.0.22") && !apiVip.equals(ingressVip),
+            apiVip + " " + ingressVip);
+        // the server's own record: one lease per VIP, each to a MAC of the cluster's (not a host's own MAC)
+        String granted = Files.readString(leases);
+        for (String vip : new String[] {apiVip, ingressVip}) {
+          assertTrue(granted.lines().anyMatch(l -> l.contains(" " + vip + " ") && l.contains(" 00:1a:4a:")), granted);
+        }
+        assertTrue(api.get("/events?cluster_id=" + clusterId).array().stream().map(e -> ((JsonObject) e).getString("message"))
+            .anyMatch(("Cluster was updated with api-vip " + apiVip + ", ingress-vip " + ingressVip)::equals));
+        Await.until("the leased API VIP validated", Duration.ofSeconds(60), () -> validation(api, cluster, "api-vips-valid")
+            .equals("success: api vips " + apiVip + " belongs to the Machine CIDR and is not in use."));
+        // the agents renew the leases they are handed back: the VIPs stay what the server first granted
+        Thread.sleep(5000);
+        JsonObject later = api.get(cluster).json();
+        assertEquals(apiVip, later.getJsonArray("api_vips").getJsonObject(0).getString("ip"));
+        assertEquals(ingressVip, later.getJsonArray("ingress_vips").getJsonObject(0).getString("ip"));
       } finally {
         for (Object h : api.get(cluster + "/hosts").array()) {
           JsonObject host = (JsonObject) h;

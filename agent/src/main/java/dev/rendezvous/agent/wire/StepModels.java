@@ -97,6 +97,16 @@ public final class StepModels {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   public record VerifiedVip(String vip, String vipType, String verification) {}
 
+  /** dhcp-lease-allocate: args[0]; the leases are the ones the service kept from the last answer (to renew). */
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record DhcpAllocationRequest(@com.fasterxml.jackson.annotation.JsonProperty("interface") String interfaceName,
+      String apiVipMac, String ingressVipMac, String apiVipLease, String ingressVipLease) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  public record DhcpAllocationResponse(String apiVipAddress, String ingressVipAddress, String apiVipLease,
+      String ingressVipLease) {}
+
   /** upgrade-agent: args[0] names the version to become (upstream: the agent's container image). */
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -15,6 +15,7 @@ public final class StepTypes {
   public static final String TANG_CONNECTIVITY_CHECK = "tang-connectivity-check";
   public static final String API_VIP_CONNECTIVITY_CHECK = "api-vip-connectivity-check";
   public static final String VERIFY_VIPS = "verify-vips";
+  public static final String DHCP_LEASE_ALLOCATE = "dhcp-lease-allocate";
   public static final String UPGRADE_AGENT = "upgrade-agent";
   public static final String DOWNLOAD_BOOT_ARTIFACTS = "download-boot-artifacts";
   public static final String REBOOT_FOR_RECLAIM = "reboot-for-reclaim";

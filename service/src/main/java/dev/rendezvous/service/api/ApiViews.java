@@ -84,6 +84,9 @@ public final class ApiViews {
         .put("progress", c.progress() == null ? new JsonObject() : c.progress())
         .put("created_at", Times.format(c.createdAt()))
         .put("updated_at", Times.format(c.updatedAt()));
+    if (c.spec().getBoolean("vip_dhcp_allocation", false)) {
+      o.put("api_vips", c.vips("api_vips")).put("ingress_vips", c.vips("ingress_vips"));
+    }
     if (c.spec().getString("ocp_release_image") == null) {
       catalog.find(c.openshiftVersion()).ifPresent(r -> o.put("ocp_release_image", r.releaseImage()));
     }

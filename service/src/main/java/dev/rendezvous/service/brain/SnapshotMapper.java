@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.DhcpVips;
 import dev.rendezvous.service.domain.cluster.ClusterProgress;
 import dev.rendezvous.service.domain.cluster.ClusterStatus;
 import dev.rendezvous.service.domain.cluster.MajorityGroups;
@@ -316,6 +317,15 @@ public final class SnapshotMapper {
     if ((userNetworks == null || userNetworks.isEmpty()) && state.has("derived_machine_networks")) {
       b.machineNetworks(strings(state.get("derived_machine_networks"))).machineNetworksDerived(true);
     }
+    if (spec.path("vip_dhcp_allocation").asBoolean(false)) {
+      // the VIPs are the DHCP server's (upstream refuses user VIPs in this mode): none until an agent leased them
+      JsonNode d = state.path("dhcp_vips");
+      DhcpVips leased = d.hasNonNull("api_vip") && d.hasNonNull("ingress_vip") ? new DhcpVips(d.get("api_vip").asText(),
+          d.get("ingress_vip").asText(), d.path("api_vip_lease").asText(""), d.path("ingress_vip_lease").asText(""))
+          : null;
+      b.dhcpVips(leased).apiVips(leased == null ? List.of() : List.of(leased.apiVip()))
+          .ingressVips(leased == null ? List.of() : List.of(leased.ingressVip()));
+    }
     if (state.has("monitored_operators")) {
       List<ClusterContext.MonitoredOperator> ops = new ArrayList<>();
       for (JsonNode o : state.get("monitored_operators")) {
@@ -349,6 +359,10 @@ public final class SnapshotMapper {
     state.put("kubeconfig_exists", c.kubeconfigExists());
     if (c.machineNetworksDerived()) {
       state.set("derived_machine_networks", JSON.valueToTree(c.machineNetworks()));
+    }
+    if (c.dhcpVips() != null) {
+      state.putObject("dhcp_vips").put("api_vip", c.dhcpVips().apiVip()).put("ingress_vip", c.dhcpVips().ingressVip())
+          .put("api_vip_lease", c.dhcpVips().apiVipLease()).put("ingress_vip_lease", c.dhcpVips().ingressVipLease());
     }
     if (!c.monitoredOperators().isEmpty()) {
       ArrayNode ops = state.putArray("monitored_operators");

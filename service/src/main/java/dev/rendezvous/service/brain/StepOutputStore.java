@@ -4,6 +4,7 @@ import dev.rendezvous.service.domain.Cidr;
 import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.EventSeverity;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.DhcpVips;
 import dev.rendezvous.service.domain.host.DiskEligibility;
 import dev.rendezvous.service.domain.host.HostEvent;
 import dev.rendezvous.service.domain.host.HostSnapshot;
@@ -132,6 +133,10 @@ final class StepOutputStore {
         }
         b.vipVerifications(verdicts);
       }
+      case DHCP_LEASE_ALLOCATE -> {
+        dhcpVipsLeased(w, StepOutputs.dhcpAllocation(output));
+        return false;
+      }
       case FREE_NETWORK_ADDRESSES -> {
         List<StepOutputs.FreeNetworkAddresses> sweep = StepOutputs.freeAddresses(output); // refuses what is no sweep
         w.putRecord(w.record(h.id()).withOtherResult("free_addresses", output));
@@ -166,6 +171,31 @@ final class StepOutputStore {
     w.event(BrainRules.DomainEventFactory.host(h, "upgrade_agent_failed", EventSeverity.ERROR,
         "Host " + h.nameForMessages() + ": the agent could not be upgraded to " + to + why));
     w.put(h.toBuilder().agentUpgradeFailed(to).build());
+  }
+
+  /**
+   * dhcp-lease-allocate's answer: the cluster's VIPs (and their leases) as the DHCP server leased them, taken while the
+   * cluster is set up; a refused answer is the host's refused reply (an event names why).
+   */
+  private static void dhcpVipsLeased(Work w, StepOutputs.DhcpAllocation a) {
+    ClusterContext c = w.cluster();
+    if (c == null) {
+      return;
+    }
+    DhcpVips.Decision d = DhcpVips.accept(c, a.apiVipAddress(), a.ingressVipAddress(), a.apiVipLease(),
+        a.ingressVipLease());
+    if (d.refusal() != null) {
+      throw new InvalidStepOutputException("dhcp_allocation_response", d.refusal(), null);
+    }
+    if (d.vips() == null) {
+      return;
+    }
+    w.putCluster(c.toBuilder().dhcpVips(d.vips()).apiVips(List.of(d.vips().apiVip()))
+        .ingressVips(List.of(d.vips().ingressVip())).build());
+    if (d.vips().movedFrom(c.dhcpVips())) {
+      w.event(BrainRules.DomainEventFactory.cluster(c, "api_ingress_vip_updated", EventSeverity.INFO,
+          "Cluster was updated with api-vip " + d.vips().apiVip() + ", ingress-vip " + d.vips().ingressVip()));
+    }
   }
 
   /** For each of the cluster's VIPs in a network this sweep covered: whether nothing answered at it. */

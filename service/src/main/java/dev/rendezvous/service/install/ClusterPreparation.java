@@ -107,7 +107,7 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       }
       String tenant = rs.iterator().next().getString(0);
       return request(tenant, clusterId);
-    }).compose(p -> vertx.executeBlocking(() -> stored(p.operators(), generator.generate(p.request())),
+    }).compose(p -> vertx.executeBlocking(() -> stored(p.operators(), p.masterFiles(), generator.generate(p.request())),
             false))
         .compose(a -> pool.withTransaction(tx -> ClusterFileRepository.replaceGenerated(tx, clusterId, preparation,
             a.generator(), a.files())).map(v -> {
@@ -118,14 +118,18 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
   }
 
   /** A generation's input, and the operators' manifests in it (stored with the files). */
-  record Prepared(GenerationRequest request, OperatorManifests.Rendered operators) {}
+  record Prepared(GenerationRequest request, OperatorManifests.Rendered operators, Map<String, String> masterFiles) {}
 
   /**
    * The generated files plus what upstream keeps beside them: the manifests the system added (listed as
-   * {@code manifest_source: system}) and the controller's {@code custom_manifests.json}.
+   * {@code manifest_source: system}) and the controller's {@code custom_manifests.json}; {@code masterFiles} are added
+   * to {@code master.ign} (the DHCP-leased VIPs' files).
    */
-  static ClusterArtifacts stored(OperatorManifests.Rendered operators, ClusterArtifacts a) {
+  static ClusterArtifacts stored(OperatorManifests.Rendered operators, Map<String, String> masterFiles, ClusterArtifacts a) {
     Map<String, byte[]> files = new LinkedHashMap<>(a.files());
+    if (!masterFiles.isEmpty() && files.containsKey(ClusterArtifacts.MASTER)) {
+      files.put(ClusterArtifacts.MASTER, DhcpVipFiles.addTo(files.get(ClusterArtifacts.MASTER), masterFiles));
+    }
     for (OperatorManifests.File f : operators.files()) {
       files.put(ClusterArtifacts.systemManifest(f.folder(), f.fileName()), f.content().getBytes(StandardCharsets.UTF_8));
     }
@@ -170,7 +174,7 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       OperatorManifests.Rendered operators = withDiskEncryption(
           OperatorManifests.render(OperatorTargets.of(c, hosts.result())), c, hosts.result());
       return new Prepared(new GenerationRequest(clusterId, c.openshiftVersion(), release, in,
-          InstallConfigRenderer.render(in), withOperators(manifests.result(), operators)), operators);
+          InstallConfigRenderer.render(in), withOperators(manifests.result(), operators)), operators, DhcpVipFiles.of(c));
     });
   }
 

@@ -37,8 +37,8 @@ public final class InstallConfigInputs {
     JsonObject platform = spec.getJsonObject("platform", new JsonObject());
     return new InstallConfigInput(c.name(), spec.getString("base_dns_domain", ""), spec.getString("cpu_architecture", "x86_64"),
         controlPlane, workers, spec.getString("network_type", "OVNKubernetes"), clusterNets,
-        cidrs(spec.getJsonArray("service_networks"), "cidr"), machine, cidrs(spec.getJsonArray("api_vips"), "ip"),
-        cidrs(spec.getJsonArray("ingress_vips"), "ip"), platform.getString("type", "baremetal"),
+        cidrs(spec.getJsonArray("service_networks"), "cidr"), machine, cidrs(c.vips("api_vips"), "ip"),
+        cidrs(c.vips("ingress_vips"), "ip"), platform.getString("type", "baremetal"),
         spec.getString("hyperthreading", "all"), pullSecret, spec.getString("ssh_public_key"),
         spec.getString("http_proxy"), spec.getString("https_proxy"), spec.getString("no_proxy"),
         spec.getString("additional_trust_bundle"), snoDisk, spec.getString("install_config_overrides"), null);

@@ -47,6 +47,24 @@ public final class ClusterRepository {
           installStartedAt, installCompletedAt, rowVersion, createdAt, updatedAt, new JsonObject());
     }
 
+    /**
+     * The cluster's VIPs of one kind ("api_vips" or "ingress_vips") as upstream shows them ([{"cluster_id", "ip"}]):
+     * in vip_dhcp_allocation mode the ones a DHCP server leased (kept by the brain in the state; none before), else the
+     * user's.
+     */
+    public io.vertx.core.json.JsonArray vips(String field) {
+      if (!spec.getBoolean("vip_dhcp_allocation", false)) {
+        return spec.getJsonArray(field, new io.vertx.core.json.JsonArray());
+      }
+      JsonObject leased = state == null ? null : state.getJsonObject("dhcp_vips");
+      String ip = leased == null ? null : leased.getString(field.equals("api_vips") ? "api_vip" : "ingress_vip");
+      io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
+      if (ip != null) {
+        out.add(new JsonObject().put("cluster_id", id.toString()).put("ip", ip));
+      }
+      return out;
+    }
+
     static ClusterRow of(Row r) {
       return new ClusterRow(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
           r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),

@@ -73,13 +73,13 @@ class OperatorManifestsPreparationTest {
   void theStoredFilesAddTheSystemManifestsAndTheControllersFile() {
     ClusterArtifacts generated = new ClusterArtifacts(Map.of(ClusterArtifacts.MASTER, new byte[] {'{', '}'}), "built-in", false);
     OperatorManifests.Rendered lvm = OperatorManifests.render(new OperatorManifests.Target("4.18", List.of("lvm"), List.of()));
-    ClusterArtifacts stored = ClusterPreparation.stored(lvm, generated);
+    ClusterArtifacts stored = ClusterPreparation.stored(lvm, java.util.Map.of(), generated);
     assertTrue(stored.files().containsKey(ClusterArtifacts.MASTER));
     assertTrue(new String(stored.files().get("manifests/openshift/50_openshift-lvm_subscription.yaml"), StandardCharsets.UTF_8)
         .contains("lvms-operator"));
     assertTrue(new String(stored.files().get(ClusterArtifacts.CONTROLLER_MANIFESTS), StandardCharsets.UTF_8)
         .contains("\"Name\":\"lvm\""));
     OperatorManifests.Rendered none = OperatorManifests.render(new OperatorManifests.Target("4.18", List.of(), List.of()));
-    assertFalse(ClusterPreparation.stored(none, generated).files().containsKey(ClusterArtifacts.CONTROLLER_MANIFESTS));
+    assertFalse(ClusterPreparation.stored(none, java.util.Map.of(), generated).files().containsKey(ClusterArtifacts.CONTROLLER_MANIFESTS));
   }
 }

@@ -114,9 +114,28 @@ public final class ClusterParams {
     putIfAbsent(p, "machine_networks", new JsonArray());
     putIfAbsent(p, "api_vips", new JsonArray());
     putIfAbsent(p, "ingress_vips", new JsonArray());
+    dhcpVips(p, p);
     checkNetworks(p);
     withOperatorDependencies(p);
     return p;
+  }
+
+  /**
+   * In vip_dhcp_allocation mode the VIPs are the DHCP server's: setting them is refused as upstream refuses it, and the
+   * user's earlier ones are dropped.
+   */
+  private static void dhcpVips(JsonObject asked, JsonObject next) {
+    if (!next.getBoolean("vip_dhcp_allocation", false)) {
+      return;
+    }
+    if (!asked.getJsonArray("api_vips", new JsonArray()).isEmpty()) {
+      throw new InvalidInputException("api_vips", "Setting API VIPs is forbidden when cluster is in vip-dhcp-allocation mode");
+    }
+    if (!asked.getJsonArray("ingress_vips", new JsonArray()).isEmpty()) {
+      throw new InvalidInputException("ingress_vips",
+          "Setting Ingress VIPs is forbidden when cluster is in vip-dhcp-allocation mode");
+    }
+    next.put("api_vips", new JsonArray()).put("ingress_vips", new JsonArray());
   }
 
   /** Validated update params; {@code current} is the stored spec, the result is the new spec. */
@@ -134,6 +153,7 @@ public final class ClusterParams {
     if (changes.containsKey("service_network_cidr")) {
       next.put("service_networks", new JsonArray().add(new JsonObject().put("cidr", next.getString("service_network_cidr"))));
     }
+    dhcpVips(changes, next);
     checkNetworks(next);
     if (changes.containsKey("olm_operators")) {
       withOperatorDependencies(next);

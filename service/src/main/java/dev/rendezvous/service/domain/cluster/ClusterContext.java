@@ -36,6 +36,7 @@ public record ClusterContext(
     List<String> serviceNetworks,
     List<String> apiVips,
     List<String> ingressVips,
+    DhcpVips dhcpVips,
     boolean pullSecretSet,
     String networkType,
     String externalPlatformName,
@@ -231,7 +232,7 @@ public record ClusterContext(
     b.vipDhcpAllocation = vipDhcpAllocation; b.platformType = platformType; b.machineNetworks = machineNetworks;
     b.machineNetworksDerived = machineNetworksDerived;
     b.clusterNetworks = clusterNetworks; b.serviceNetworks = serviceNetworks; b.apiVips = apiVips;
-    b.ingressVips = ingressVips; b.pullSecretSet = pullSecretSet; b.networkType = networkType;
+    b.ingressVips = ingressVips; b.dhcpVips = dhcpVips; b.pullSecretSet = pullSecretSet; b.networkType = networkType;
     b.externalPlatformName = externalPlatformName; b.customManifests = customManifests;
     b.diskEncryption = diskEncryption; b.additionalNtpSource = additionalNtpSource; b.proxy = proxy;
     b.softTimeoutsEnabled = softTimeoutsEnabled; b.connectivityMajorityGroups = connectivityMajorityGroups;
@@ -268,6 +269,7 @@ public record ClusterContext(
     private List<String> serviceNetworks = List.of("172.30.0.0/16");
     private List<String> apiVips;
     private List<String> ingressVips;
+    private DhcpVips dhcpVips;
     private boolean pullSecretSet;
     private String networkType;
     private String externalPlatformName;
@@ -316,6 +318,7 @@ public record ClusterContext(
     public Builder serviceNetworks(List<String> v) { serviceNetworks = v; return this; }
     public Builder apiVips(List<String> v) { apiVips = v; return this; }
     public Builder ingressVips(List<String> v) { ingressVips = v; return this; }
+    public Builder dhcpVips(DhcpVips v) { dhcpVips = v; return this; }
     public Builder pullSecretSet(boolean v) { pullSecretSet = v; return this; }
     public Builder networkType(String v) { networkType = v; return this; }
     /** platform.external.platform_name (upstream's external platform integration, e.g. oci). */
@@ -348,7 +351,8 @@ public record ClusterContext(
     public ClusterContext build() {
       return new ClusterContext(id, name, baseDnsDomain, openshiftVersion, cpuArchitecture, status, statusInfo,
           statusUpdatedAt, installStartedAt, day2, controlPlaneCount, userManagedNetworking, vipDhcpAllocation,
-          platformType, machineNetworks, machineNetworksDerived, clusterNetworks, serviceNetworks, apiVips, ingressVips, pullSecretSet,
+          platformType, machineNetworks, machineNetworksDerived, clusterNetworks, serviceNetworks, apiVips, ingressVips, dhcpVips,
+          pullSecretSet,
           networkType, externalPlatformName, customManifests, diskEncryption, additionalNtpSource, proxy, softTimeoutsEnabled, connectivityMajorityGroups,
           ipCollisions, ignoredHostValidations, ignoredClusterValidations, olmOperators, releaseImage, lastPreparationStatus,
           lastPreparationReason, kubeconfigExists, monitoredOperators, finalizingStage, finalizingStageStartedAt,

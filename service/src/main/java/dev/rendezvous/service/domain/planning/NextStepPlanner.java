@@ -308,13 +308,15 @@ public final class NextStepPlanner {
     req.put("interface", nic.get().name());
     req.put("api_vip_mac", vipMac(c, 0));
     req.put("ingress_vip_mac", vipMac(c, 1));
+    if (c.dhcpVips() != null) { // the leases held: the agent asks for the same addresses again (renewal)
+      req.put("api_vip_lease", c.dhcpVips().apiVipLease());
+      req.put("ingress_vip_lease", c.dhcpVips().ingressVipLease());
+    }
     return Optional.of(List.of(json(req)));
   }
 
-  /** Stable locally-administered MACs derived from the cluster id, one per VIP. */
   static String vipMac(ClusterContext c, int which) {
-    long bits = c.id().getLeastSignificantBits() + which;
-    return String.format(Locale.ROOT, "00:1a:4a:%02x:%02x:%02x", (bits >> 16) & 0xff, (bits >> 8) & 0xff, bits & 0xff);
+    return dev.rendezvous.service.domain.cluster.DhcpVips.mac(c.id(), which);
   }
 
   private Optional<List<String>> domains(ClusterContext c) {

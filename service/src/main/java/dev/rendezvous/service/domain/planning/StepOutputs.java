@@ -85,6 +85,23 @@ public final class StepOutputs {
     return List.of(parsed);
   }
 
+  /** dhcp-lease-allocate's answer: an IPv4 address for each VIP and, optionally, the lease behind each. */
+  public static DhcpAllocation dhcpAllocation(String output) {
+    DhcpAllocation r = parse(output, DhcpAllocation.class, "dhcp_allocation_response");
+    if (!ipv4(r.apiVipAddress())) {
+      throw new InvalidStepOutputException("api_vip_address", "must be an IPv4 address", null);
+    }
+    if (!ipv4(r.ingressVipAddress())) {
+      throw new InvalidStepOutputException("ingress_vip_address", "must be an IPv4 address", null);
+    }
+    return r;
+  }
+
+  private static boolean ipv4(String address) {
+    return address != null && !address.contains("/")
+        && dev.rendezvous.service.domain.Cidr.parse(address).map(c -> c.address().length == 4).orElse(false);
+  }
+
   /** upgrade-agent's answer: the version asked for and success or failure. */
   public static UpgradeAgentResponse upgradeAgent(String output) {
     UpgradeAgentResponse r = parse(output, UpgradeAgentResponse.class, "upgrade_agent_response");
@@ -209,6 +226,10 @@ public final class StepOutputs {
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record VerifiedVip(String vip, String vipType, String verification) {}
+
+  @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record DhcpAllocation(String apiVipAddress, String ingressVipAddress, String apiVipLease, String ingressVipLease) {}
 
   @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
   @JsonIgnoreProperties(ignoreUnknown = true)
