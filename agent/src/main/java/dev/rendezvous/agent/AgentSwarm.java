@@ -23,14 +23,17 @@ import java.util.UUID;
  */
 public final class AgentSwarm {
   private final AgentRuntime runtime;
+  /** False when the runtime is shared with other swarms: its owner closes it. */
+  private final boolean ownsRuntime;
   private final List<HostAgent> agents;
   private final List<Future<Void>> ended;
   /** Set by {@link #stop}: an agent whose boot was still to come never starts. */
   private final java.util.concurrent.atomic.AtomicBoolean stopped;
 
-  private AgentSwarm(AgentRuntime runtime, List<HostAgent> agents, List<Future<Void>> ended,
+  private AgentSwarm(AgentRuntime runtime, boolean ownsRuntime, List<HostAgent> agents, List<Future<Void>> ended,
       java.util.concurrent.atomic.AtomicBoolean stopped) {
     this.runtime = runtime;
+    this.ownsRuntime = ownsRuntime;
     this.agents = agents;
     this.ended = ended;
     this.stopped = stopped;
@@ -47,7 +50,22 @@ public final class AgentSwarm {
    * cluster's hosts trickle in (peers that arrive after a host's first connectivity check) differs from a burst.
    */
   public static AgentSwarm start(Vertx vertx, AgentConfig base, int count, java.time.Duration bootSpread) {
-    AgentRuntime runtime = AgentRuntime.create(vertx, base, count);
+    return start(vertx, AgentRuntime.create(vertx, base, count), true, base, count, bootSpread);
+  }
+
+  /**
+   * As {@link #start(Vertx, AgentConfig, int, java.time.Duration)} on {@code shared}, a runtime that many swarms of one
+   * process use (one step pool, one set of installer timers and HTTP client, one websocket client) and that its owner
+   * closes: a swarm process of thousands of sites had a runtime per site, ~4 threads each (their HTTP clients' selector
+   * and workers, the installers' timers), and reached the machine's task limit (issue 40).
+   */
+  public static AgentSwarm start(Vertx vertx, AgentRuntime shared, AgentConfig base, int count,
+      java.time.Duration bootSpread) {
+    return start(vertx, shared, false, base, count, bootSpread);
+  }
+
+  private static AgentSwarm start(Vertx vertx, AgentRuntime runtime, boolean owns, AgentConfig base, int count,
+      java.time.Duration bootSpread) {
     List<HostAgent> agents = new ArrayList<>(count);
     List<Future<Void>> ended = new ArrayList<>(count);
     java.util.concurrent.atomic.AtomicBoolean stopped = new java.util.concurrent.atomic.AtomicBoolean();
@@ -67,7 +85,7 @@ public final class AgentSwarm {
         }
       });
     }
-    return new AgentSwarm(runtime, agents, ended, stopped);
+    return new AgentSwarm(runtime, owns, agents, ended, stopped);
   }
 
   /**
@@ -123,9 +141,12 @@ public final class AgentSwarm {
     return Future.join(ended).mapEmpty();
   }
 
-  /** After {@link #stop()}: its controllers finished their last reports, or were closed after the grace period. */
+  /**
+   * After {@link #stop()}: its controllers finished their last reports, or were closed after the grace period (a
+   * shared runtime's controllers: once its owner closed it).
+   */
   public java.util.concurrent.CompletableFuture<Void> controllersClosed() {
-    return runtime.controllersClosed();
+    return ownsRuntime ? runtime.controllersClosed() : java.util.concurrent.CompletableFuture.completedFuture(null);
   }
 
   public Future<Void> stop() {
@@ -139,6 +160,6 @@ public final class AgentSwarm {
     for (Future<Void> e : ended) {
       stops.add(e);
     }
-    return Future.join(stops).compose(v -> runtime.close()).mapEmpty();
+    return Future.join(stops).compose(v -> ownsRuntime ? runtime.close() : Future.<Void>succeededFuture()).mapEmpty();
   }
 }

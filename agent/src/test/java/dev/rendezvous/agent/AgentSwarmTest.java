@@ -56,6 +56,43 @@ class AgentSwarmTest {
     }
   }
 
+  /**
+   * Sites of one swarm process share one runtime: a stopped site's agents end while the other's go on answering on
+   * the same runtime, which only its owner closes.
+   */
+  @Test
+  void swarmsOnASharedRuntimeStopAloneAndLeaveItOpen() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    String ie2 = "6e2b4d3f-8c0e-4f72-b1d5-3e9f7a2c0b81";
+    GatewayDouble first = new GatewayDouble(vertx, IE, "tok").start();
+    GatewayDouble second = new GatewayDouble(vertx, ie2, "tok2").start();
+    AgentConfig one = AgentConfig.parse(new String[] {"--url", first.url(), "--infra-env-id", IE, "--dry-run",
+        "--swarm", "2", "--backoff-base-ms", "50", "--backoff-cap-ms", "500"}, Map.of("RDV_AGENT_TOKEN", "tok"));
+    AgentConfig two = AgentConfig.parse(new String[] {"--url", second.url(), "--infra-env-id", ie2, "--dry-run",
+        "--swarm", "2", "--backoff-base-ms", "50", "--backoff-cap-ms", "500"}, Map.of("RDV_AGENT_TOKEN", "tok2"));
+    AgentRuntime shared = AgentRuntime.create(vertx, one, 4);
+    try {
+      AgentSwarm siteOne = AgentSwarm.start(vertx, shared, one, 2, java.time.Duration.ZERO);
+      AgentSwarm siteTwo = AgentSwarm.start(vertx, shared, two, 2, java.time.Duration.ZERO);
+      first.await("site one's 2 registrations", 15_000, g -> g.registrations().size() >= 2);
+      second.await("site two's 2 registrations", 15_000, g -> g.registrations().size() >= 2);
+      siteOne.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      siteOne.allEnded().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      org.junit.jupiter.api.Assertions.assertTrue(siteOne.controllersClosed().isDone(), "the owner closes a shared runtime");
+      for (var a : siteTwo.agents()) {
+        second.queueSteps(a.hostId(), new Steps(0, PostStepAction.CONTINUE, List.of(new Step("inventory",
+            "inventory-" + a.hostId().substring(0, 8), List.of(a.hostId())))));
+      }
+      second.await("site two's 2 inventories after site one stopped", 15_000, g -> g.replies().size() == 2);
+      siteTwo.stop().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } finally {
+      shared.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      first.close();
+      second.close();
+      vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
   @Test
   void agentsBootOneAfterTheOtherOverTheSpreadAndOnesNotBootedYetNeverStartAfterStop() throws Exception {
     Vertx vertx = Vertx.vertx();

@@ -117,6 +117,7 @@ public final class FleetSwarm {
     long t0 = System.nanoTime();
     List<String> clusterIds = new ArrayList<>();
     List<AgentSwarm> swarms = new ArrayList<>();
+    dev.rendezvous.agent.AgentRuntime shared = null; // one for every site run in this process
     long limit = SwarmProcesses.openFilesLimit();
     int n = processes > 0 ? processes : SwarmProcesses.needed(config.clusters(), config.hostsPerCluster(), limit);
     SwarmProcesses workers = n > 1 ? SwarmProcesses.start(n) : null;
@@ -161,7 +162,10 @@ public final class FleetSwarm {
           continue;
         }
         AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new), Map.of("RDV_AGENT_TOKEN", ie[1]));
-        swarms.add(AgentSwarm.start(vertx, agents, config.hostsPerCluster(), config.bootSpread()));
+        if (shared == null) {
+          shared = dev.rendezvous.agent.AgentRuntime.create(vertx, agents, config.clusters() * config.hostsPerCluster());
+        }
+        swarms.add(AgentSwarm.start(vertx, shared, agents, config.hostsPerCluster(), config.bootSpread()));
       }
       out.printf("fleet: %d clusters x %d hosts created at %s (%.1f s)%n", config.clusters(), config.hostsPerCluster(),
           config.url(), seconds(t0));
@@ -171,6 +175,9 @@ public final class FleetSwarm {
       creators.shutdownNow();
       for (AgentSwarm s : swarms) {
         s.stop().toCompletionStage().toCompletableFuture().join();
+      }
+      if (shared != null) {
+        shared.close().toCompletionStage().toCompletableFuture().join();
       }
       if (workers != null) {
         workers.close();

@@ -30,6 +30,7 @@ public final class SwarmWorkerMain {
     FleetSwarmMain.quietAgents();
     Vertx vertx = Vertx.vertx();
     List<AgentSwarm> swarms = new ArrayList<>();
+    dev.rendezvous.agent.AgentRuntime shared = null; // one for every site this worker runs
     int exit = 0;
     try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
       String line;
@@ -42,7 +43,11 @@ public final class SwarmWorkerMain {
         l.path("args").forEach(a -> args.add(a.asText()));
         AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new),
             Map.of("RDV_AGENT_TOKEN", l.path("token").asText()));
-        swarms.add(AgentSwarm.start(vertx, agents, l.path("count").asInt(),
+        if (shared == null) { // sized for as many agents as one process can hold (its open-file limit)
+          shared = dev.rendezvous.agent.AgentRuntime.create(vertx, agents,
+              (int) Math.min(1 << 20, SwarmProcesses.openFilesLimit()));
+        }
+        swarms.add(AgentSwarm.start(vertx, shared, agents, l.path("count").asInt(),
             Duration.ofMillis(l.path("boot_spread_ms").asLong(0))));
       }
     } catch (Exception e) {
@@ -53,10 +58,14 @@ public final class SwarmWorkerMain {
       // process does (it lives on), before this process ends; but not for ever: when the swarm was stopped (or the
       // service went away first) agents and controllers may keep retrying a service that is gone
       java.util.concurrent.CompletableFuture<?>[] ends = swarms.stream()
-          .map(s -> s.stop().toCompletionStage().toCompletableFuture().thenCompose(v -> s.controllersClosed()))
+          .map(s -> s.stop().toCompletionStage().toCompletableFuture())
           .toArray(java.util.concurrent.CompletableFuture[]::new);
+      dev.rendezvous.agent.AgentRuntime runtime = shared;
+      java.util.concurrent.CompletableFuture<?> all = java.util.concurrent.CompletableFuture.allOf(ends).thenCompose(v ->
+          runtime == null ? java.util.concurrent.CompletableFuture.completedFuture(null)
+              : runtime.close().toCompletionStage().toCompletableFuture().thenCompose(w -> runtime.controllersClosed()));
       try {
-        java.util.concurrent.CompletableFuture.allOf(ends).get(STOP_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        all.get(STOP_WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
       } catch (java.util.concurrent.TimeoutException e) {
         System.err.println("swarm worker: the agents did not stop within " + STOP_WAIT.toSeconds() + " s; exiting");
       }
