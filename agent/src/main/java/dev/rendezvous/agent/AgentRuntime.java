@@ -149,8 +149,8 @@ public final class AgentRuntime {
       dev.rendezvous.agent.installer.ServiceCalls calls = new dev.rendezvous.agent.installer.ServiceCalls(
           http, config.url().toString(), config.token(), timers, 360);
       dev.rendezvous.agent.installer.Installer installer = new dev.rendezvous.agent.installer.Installer(request, calls,
-          timers, dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(), "rendezvous-controller:latest",
-              serviceTls(config)),
+          timers, dev.rendezvous.agent.installer.ControllerLauncher.manifests(root.root(),
+              request.controllerImageOr("rendezvous-controller:latest"), serviceTls(config)),
           config.url().toString(), config.token(),
           new dev.rendezvous.agent.installer.Installer.Timings(java.time.Duration.ZERO, java.time.Duration.ofSeconds(5),
               java.time.Duration.ofMinutes(60)),

@@ -3,6 +3,7 @@ package dev.rendezvous.app;
 import dev.rendezvous.bus.BusConfig;
 import dev.rendezvous.image.ImageConfig;
 import dev.rendezvous.image.OsImage;
+import dev.rendezvous.kube.ContainerImages;
 import dev.rendezvous.service.ServiceConfig;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.domain.DomainConfig;
@@ -151,7 +152,8 @@ public record AppConfig(
             java.time.Duration.ofMillis(s.integer("brain-batch-max-wait-ms",
                 (int) ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT.toMillis())),
             timeouts(s.string("timeouts", "")),
-            agentUpgrade(s.string("agent-upgrade", "true"), s.string("agent-jar", DEFAULT_AGENT_JAR))),
+            agentUpgrade(s.string("agent-upgrade", "true"), s.string("agent-jar", DEFAULT_AGENT_JAR)),
+            s.string("controller-image", defaultControllerImage(ContainerImages.DEFAULT_FILE))),
         s.string("installer-binary", ""),
         metal,
         s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"),
@@ -370,6 +372,15 @@ public record AppConfig(
   }
 
   static final String DEFAULT_AGENT_JAR = "agent/target/rendezvous-agent.jar";
+
+  /**
+   * The controller image this build made, by digest, when the containers module built it (its images.txt, from where
+   * {@code ./rendezvous} runs); else null, upstream's default. {@code --controller-image} / {@code RDV_CONTROLLER_IMAGE}
+   * win over both (the hub Deployment sets the latter: the service's image holds no images.txt).
+   */
+  static String defaultControllerImage(java.nio.file.Path imagesTxt) {
+    return ContainerImages.read(imagesTxt).byDigest(ContainerImages.CONTROLLER).orElse(null);
+  }
 
   /**
    * The version hosts' agents are upgraded to: the one of the agent jar this service serves (read from it, so what is

@@ -97,11 +97,21 @@ public record ServiceConfig(
    *     {@code host-stage-writing-image-to-disk=10m}; upstream configures the same through its environment)
    * @param agentVersion the version of the agent the service serves, to which hosts' agents of another version are
    *     upgraded (upstream's AGENT_DOCKER_IMAGE with ENABLE_UPGRADE_AGENT); null: agents are not upgraded
+   * @param controllerImage the controller image the install step names (upstream's CONTROLLER_IMAGE): the Job the
+   *     bootstrap renders into the new cluster runs it; null: upstream's default
    */
   public record BrainSettings(
       Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout,
       java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages, int batchesInFlight,
-      Duration batchMaxWait, java.util.Map<String, Duration> timeouts, String agentVersion) {
+      Duration batchMaxWait, java.util.Map<String, Duration> timeouts, String agentVersion, String controllerImage) {
+
+    public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
+        Duration hostDisconnectionTimeout, java.util.Set<String> disabledHostValidations,
+        java.util.List<String> requiredImages, int batchesInFlight, Duration batchMaxWait,
+        java.util.Map<String, Duration> timeouts, String agentVersion) {
+      this(monitorInterval, minCpuCores, minRamMib, minDiskGb, hostDisconnectionTimeout, disabledHostValidations,
+          requiredImages, batchesInFlight, batchMaxWait, timeouts, agentVersion, null);
+    }
 
     public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
         Duration hostDisconnectionTimeout) {
@@ -155,7 +165,8 @@ public record ServiceConfig(
       return d.withHardware(hw)
           .withTimeouts(d.timeouts().withHostDisconnection(hostDisconnectionTimeout).withOverrides(timeouts))
           .withDisabledHostValidations(disabledHostValidations).withRequiredImages(requiredImages)
-          .withAgentUpgrade(agentVersion);
+          .withAgentUpgrade(agentVersion)
+          .withControllerImage(controllerImage == null || controllerImage.isBlank() ? d.controllerImage() : controllerImage);
     }
 
     private RoleRequirements role(RoleRequirements r) {

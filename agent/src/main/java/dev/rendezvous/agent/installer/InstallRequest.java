@@ -9,7 +9,8 @@ import java.io.IOException;
 import java.util.List;
 
 /**
- * args[0] of the {@code install} step: upstream's InstallCmdRequest (the fields the installer uses) and ours
+ * args[0] of the {@code install} step: upstream's InstallCmdRequest (the fields the installer uses, the controller's
+ * image among them: the Job the bootstrap renders names it) and ours
  * ({@code metal_image_url}, {@code metal_image_sha256}, {@code ignition_url}, {@code hand_over_hosts}). Unknown fields are ignored, so a
  * newer service's additions do not break an older agent.
  */
@@ -21,6 +22,7 @@ public record InstallRequest(
     String hostId,
     String role,
     String bootDevice,
+    String controllerImage,
     Integer controlPlaneCount,
     Boolean checkCvo,
     String openshiftVersion,
@@ -52,6 +54,14 @@ public record InstallRequest(
 
   private static boolean blank(String s) {
     return s == null || s.isBlank();
+  }
+
+  /**
+   * The image the controller's Job names: the service's ({@code controller_image}; by digest when the service knows
+   * the one this build made, see docs/containers.md), else {@code fallback} (an older service sends none).
+   */
+  public String controllerImageOr(String fallback) {
+    return blank(controllerImage) ? fallback : controllerImage.strip();
   }
 
   public boolean bootstrap() {

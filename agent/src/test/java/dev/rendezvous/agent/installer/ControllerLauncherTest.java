@@ -19,7 +19,7 @@ class ControllerLauncherTest {
   }
 
   private String render(Boolean checkCvo, Integer controlPlaneCount, Boolean handOver, String url) throws Exception {
-    InstallRequest r = new InstallRequest("c-1", "ie-1", "h-1", "bootstrap", "/dev/loop3", controlPlaneCount, checkCvo,
+    InstallRequest r = new InstallRequest("c-1", "ie-1", "h-1", "bootstrap", "/dev/loop3", null, controlPlaneCount, checkCvo,
         "4.18", List.of(), List.of(), null, null, null, handOver);
     ControllerLauncher.manifests(root, "rendezvous-controller:latest", tls).launch(r, url, "tok-1");
     return Files.readString(root.resolve("opt/openshift/manifests/assisted-installer-controller.yaml"));
@@ -112,5 +112,21 @@ class ControllerLauncherTest {
     String yaml = render(null, 1);
     assertTrue(yaml.contains("- {name: CHECK_CLUSTER_VERSION, value: \"false\"}"), yaml);
     assertTrue(yaml.contains("- {name: CONTROL_PLANE_COUNT, value: \"1\"}"), yaml);
+  }
+
+  @Test
+  void theJobNamesTheControllerImageTheServiceSentAndOursWhenItSentNone() throws Exception {
+    String digest = "rendezvous-controller@sha256:" + "ab".repeat(32);
+    InstallRequest sent = InstallRequest.parse("{\"cluster_id\":\"c-1\",\"infra_env_id\":\"ie-1\",\"host_id\":\"h-1\","
+        + "\"role\":\"bootstrap\",\"controller_image\":\"" + digest + "\"}");
+    // AgentRuntime's real installer renders the Job with this image
+    String image = sent.controllerImageOr("rendezvous-controller:latest");
+    assertTrue(image.equals(digest), image);
+    ControllerLauncher.manifests(root, image, tls).launch(sent, "http://10.0.0.1:8090", "tok-1");
+    String yaml = Files.readString(root.resolve("opt/openshift/manifests/assisted-installer-controller.yaml"));
+    assertTrue(yaml.contains("        image: " + digest + "\n"), yaml);
+    InstallRequest none = InstallRequest.parse("{\"cluster_id\":\"c-1\",\"infra_env_id\":\"ie-1\",\"host_id\":\"h-1\","
+        + "\"role\":\"bootstrap\",\"controller_image\":\" \"}");
+    assertTrue(none.controllerImageOr("rendezvous-controller:latest").equals("rendezvous-controller:latest"));
   }
 }

@@ -129,6 +129,13 @@ public record DomainConfig(
         diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, url, images, bootstrapHostMac);
   }
 
+  /** With the controller image the install step names (the Job each cluster's bootstrap renders runs it). */
+  public DomainConfig withControllerImage(String image) {
+    return new DomainConfig(hardware, timeouts, disabledHostValidations, enableUpgradeAgent, agentImage, installerImage,
+        image, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
+        diskSpeedCheckTimeoutSeconds, imageAvailabilityTimeoutSeconds, serviceUrl, metalImages, bootstrapHostMac);
+  }
+
   public DomainConfig withDisabledHostValidations(Set<String> ids) {
     return new DomainConfig(hardware, timeouts, ids, enableUpgradeAgent, agentImage, installerImage,
         controllerImage, mcoImage, mustGatherImage, requiredImages, checkClusterVersion, releaseDomain,
