@@ -299,8 +299,16 @@ class NetnsInstallTest {
       }
       Install in = new Install(name, cluster, infraEnv, ids, byId, roles, new LinkedHashMap<>(), new LinkedHashMap<>(),
           new HashSet<>());
-      Await.until(nums.size() + " hosts known", PATIENCE, () -> in.statuses().equals(Set.of("known"))
-          && in.hosts().size() == nums.size());
+      // up to six agent JVMs start at once here: on a loaded 2-core machine that alone took most of PATIENCE
+      try {
+        Await.until(nums.size() + " hosts known", PATIENCE.multipliedBy(2), () -> in.statuses().equals(Set.of("known"))
+            && in.hosts().size() == nums.size());
+      } catch (AssertionError e) {
+        StringBuilder why = new StringBuilder(e.getMessage());
+        in.hosts().forEach(h -> why.append("\n  ").append(h.getString("requested_hostname")).append(' ')
+            .append(h.getString("status")).append(": ").append(h.getString("status_info")));
+        throw new AssertionError(why.toString(), e);
+      }
       for (int i : nums) {
         // every namespace sees the machine's /dev, so each host reports all loop disks: its own is chosen, as a
         // user would in the UI, through disks_selected_config
