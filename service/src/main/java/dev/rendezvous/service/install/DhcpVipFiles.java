@@ -1,11 +1,9 @@
 package dev.rendezvous.service.install;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rendezvous.service.domain.cluster.DhcpVips;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
-import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -25,18 +23,18 @@ public final class DhcpVipFiles {
 
   /** Path to content; empty unless the cluster is in vip_dhcp_allocation mode and holds leased VIPs. */
   public static Map<String, String> of(ClusterRow c) {
-    JsonObject leased = c.state() == null ? null : c.state().getJsonObject("dhcp_vips");
-    if (!c.spec().getBoolean("vip_dhcp_allocation", false) || leased == null || leased.getString("api_vip") == null) {
+    DhcpVips leased = c.leasedVips();
+    if (leased == null) {
       return Map.of();
     }
     Map<String, String> files = new LinkedHashMap<>();
     files.put("/etc/keepalived/unsupported-monitor.conf", "api-vip:\n"
-        + "    name: api\n    mac-address: " + DhcpVips.mac(c.id(), 0) + "\n    ip-address: " + leased.getString("api_vip") + "\n"
+        + "    name: api\n    mac-address: " + DhcpVips.mac(c.id(), 0) + "\n    ip-address: " + leased.apiVip() + "\n"
         + "ingress-vip:\n"
-        + "    name: ingress\n    mac-address: " + DhcpVips.mac(c.id(), 1) + "\n    ip-address: " + leased.getString("ingress_vip")
+        + "    name: ingress\n    mac-address: " + DhcpVips.mac(c.id(), 1) + "\n    ip-address: " + leased.ingressVip()
         + "\n");
-    putIfSet(files, "/etc/keepalived/lease-api", leased.getString("api_vip_lease"));
-    putIfSet(files, "/etc/keepalived/lease-ingress", leased.getString("ingress_vip_lease"));
+    putIfSet(files, "/etc/keepalived/lease-api", leased.apiVipLease());
+    putIfSet(files, "/etc/keepalived/lease-ingress", leased.ingressVipLease());
     return files;
   }
 
@@ -47,11 +45,8 @@ public final class DhcpVipFiles {
     }
     try {
       ObjectNode config = (ObjectNode) JSON.readTree(ignition);
-      ObjectNode storage = config.has("storage") ? (ObjectNode) config.get("storage") : config.putObject("storage");
-      ArrayNode list = storage.has("files") ? (ArrayNode) storage.get("files") : storage.putArray("files");
-      files.forEach((path, content) -> list.addObject().put("path", path).put("mode", 0644).put("overwrite", true)
-          .putObject("contents").put("source", "data:," + URLEncoder.encode(content, StandardCharsets.UTF_8)
-              .replace("+", "%20")));
+      files.forEach((path, content) -> HostIgnition.addFile(config, path,
+          "data:," + URLEncoder.encode(content, StandardCharsets.UTF_8).replace("+", "%20")));
       return JSON.writeValueAsBytes(config);
     } catch (IOException | ClassCastException e) {
       throw new IllegalStateException("master.ign does not parse: " + e.getMessage(), e);

@@ -34,10 +34,7 @@ public final class HostIgnition {
     try {
       ObjectNode config = (ObjectNode) JSON.readTree(roleConfig);
       if (requestedHostname != null && !requestedHostname.isEmpty()) {
-        ObjectNode storage = config.has("storage") ? (ObjectNode) config.get("storage") : config.putObject("storage");
-        ArrayNode files = storage.has("files") ? (ArrayNode) storage.get("files") : storage.putArray("files");
-        files.addObject().put("path", "/etc/hostname").put("mode", 0644).put("overwrite", true)
-            .putObject("contents").put("source", BuiltInArtifactsGenerator.dataUrl(requestedHostname + "\n"));
+        addFile(config, "/etc/hostname", BuiltInArtifactsGenerator.dataUrl(requestedHostname + "\n"));
       }
       if (overrides != null && !overrides.isBlank()) {
         JsonNode o = JSON.readTree(overrides);
@@ -49,6 +46,14 @@ public final class HostIgnition {
     } catch (java.io.IOException | ClassCastException e) {
       throw new IllegalStateException("stored Ignition does not parse: " + e.getMessage(), e);
     }
+  }
+
+  /** Adds a file (mode 0644, overwritten) to an Ignition config's {@code storage.files}, made when missing. */
+  static void addFile(ObjectNode config, String path, String source) {
+    ObjectNode storage = config.has("storage") ? (ObjectNode) config.get("storage") : config.putObject("storage");
+    ArrayNode files = storage.has("files") ? (ArrayNode) storage.get("files") : storage.putArray("files");
+    files.addObject().put("path", path).put("mode", 0644).put("overwrite", true).putObject("contents")
+        .put("source", source);
   }
 
   /**

@@ -1,5 +1,6 @@
 package dev.rendezvous.service.repo;
 
+import dev.rendezvous.service.domain.cluster.DhcpVips;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Row;
@@ -56,13 +57,24 @@ public final class ClusterRepository {
       if (!spec.getBoolean("vip_dhcp_allocation", false)) {
         return spec.getJsonArray(field, new io.vertx.core.json.JsonArray());
       }
-      JsonObject leased = state == null ? null : state.getJsonObject("dhcp_vips");
-      String ip = leased == null ? null : leased.getString(field.equals("api_vips") ? "api_vip" : "ingress_vip");
+      DhcpVips leased = leasedVips();
       io.vertx.core.json.JsonArray out = new io.vertx.core.json.JsonArray();
-      if (ip != null) {
-        out.add(new JsonObject().put("cluster_id", id.toString()).put("ip", ip));
+      if (leased != null) {
+        out.add(new JsonObject().put("cluster_id", id.toString())
+            .put("ip", field.equals("api_vips") ? leased.apiVip() : leased.ingressVip()));
       }
       return out;
+    }
+
+    /** In vip_dhcp_allocation mode, the VIPs and leases a DHCP server granted (the brain's {@code state}); else null. */
+    public DhcpVips leasedVips() {
+      JsonObject d = state == null || !spec.getBoolean("vip_dhcp_allocation", false) ? null
+          : state.getJsonObject("dhcp_vips");
+      if (d == null || d.getString("api_vip") == null || d.getString("ingress_vip") == null) {
+        return null;
+      }
+      return new DhcpVips(d.getString("api_vip"), d.getString("ingress_vip"), d.getString("api_vip_lease", ""),
+          d.getString("ingress_vip_lease", ""));
     }
 
     static ClusterRow of(Row r) {

@@ -7,6 +7,7 @@ import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.DomainEvent;
 import dev.rendezvous.service.domain.EventSeverity;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.DhcpVips;
 import dev.rendezvous.service.domain.host.ConnectivityReport;
 import dev.rendezvous.service.domain.host.HostRole;
 import dev.rendezvous.service.domain.host.HostSnapshot;
@@ -306,17 +307,13 @@ public final class NextStepPlanner {
     }
     Map<String, Object> req = new LinkedHashMap<>();
     req.put("interface", nic.get().name());
-    req.put("api_vip_mac", vipMac(c, 0));
-    req.put("ingress_vip_mac", vipMac(c, 1));
+    req.put("api_vip_mac", DhcpVips.mac(c.id(), 0));
+    req.put("ingress_vip_mac", DhcpVips.mac(c.id(), 1));
     if (c.dhcpVips() != null) { // the leases held: the agent asks for the same addresses again (renewal)
       req.put("api_vip_lease", c.dhcpVips().apiVipLease());
       req.put("ingress_vip_lease", c.dhcpVips().ingressVipLease());
     }
     return Optional.of(List.of(json(req)));
-  }
-
-  static String vipMac(ClusterContext c, int which) {
-    return dev.rendezvous.service.domain.cluster.DhcpVips.mac(c.id(), which);
   }
 
   private Optional<List<String>> domains(ClusterContext c) {
