@@ -37,6 +37,8 @@ final class AgentDirectory {
     private final long checkInNanos;
     private final long graceNanos;
     private final HostVerification verification;
+    /** Clusters' shared connectivity targets, filled into their hosts' plans as they arrive here. */
+    private final SharedTargets sharedTargets = new SharedTargets();
 
     AgentDirectory(GatewayEvents events, GatewayMetrics metrics, GatewayConfig config, HostVerification verification) {
         this.verification = verification;
@@ -178,7 +180,7 @@ final class AgentDirectory {
             } else {
                 previous.replaced();
             }
-            waiting.forEach(socket::push);
+            waiting.forEach(plan -> socket.push(sharedTargets.complete(plan)));
             return publishPresence(mailbox, announce ? AgentPresence.CONNECTED : null, AgentPresence.WEBSOCKET);
         }
     }
@@ -247,6 +249,9 @@ final class AgentDirectory {
         if (previous != null) {
             previous.complete(List.of());
         }
+        if (!ready.isEmpty()) {
+            ready = List.of(sharedTargets.complete(ready.get(0))); // drain gives one plan at most
+        }
         if (gone && ready.isEmpty() && hold) {
             // left the directory since the contact (evicted, or silent past its window): answered now, never parked
             if (verification.answeredUnknown(mailbox.key)) {
@@ -296,12 +301,16 @@ final class AgentDirectory {
         }
     }
 
-    /** A StepsToDeliver record from the bus (any thread). Steps of hosts not attached here are ignored. */
-    void onSteps(BusEvent event) {
-        if (!(event.payload() instanceof StepsToDeliver steps) || event.hostId() == null || event.infraEnvId() == null) {
+    /**
+     * A StepsToDeliver record from the bus (any thread): a cluster's shared connectivity targets are kept; a plan of a
+     * host attached here goes to it, its shared targets filled in as it is delivered; plans of other hosts are ignored.
+     */
+    void onSteps(BusEvent plan) {
+        if (sharedTargets.offer(plan, System.nanoTime())
+                || !(plan.payload() instanceof StepsToDeliver) || plan.hostId() == null || plan.infraEnvId() == null) {
             return;
         }
-        HostMailbox mailbox = mailboxes.get(new HostKey(event.infraEnvId(), event.hostId()));
+        HostMailbox mailbox = mailboxes.get(new HostKey(plan.infraEnvId(), plan.hostId()));
         if (mailbox == null) {
             return;
         }
@@ -317,13 +326,13 @@ final class AgentDirectory {
             } else if (mailbox.socket != null) {
                 socket = mailbox.socket;
             } else {
-                enqueue(mailbox, event);
+                enqueue(mailbox, plan); // its shared targets are filled in when it is delivered
             }
         }
         if (waiter != null) {
-            waiter.complete(List.of(event));
+            waiter.complete(List.of(sharedTargets.complete(plan)));
         } else if (socket != null) {
-            socket.push(event);
+            socket.push(sharedTargets.complete(plan));
         }
     }
 
@@ -407,6 +416,7 @@ final class AgentDirectory {
     /** Forgets HTTP hosts silent past their window ({@code disconnected}). Returns how many were dropped. */
     int sweep() {
         long now = System.nanoTime();
+        sharedTargets.sweep(now);
         int dropped = 0;
         for (HostMailbox mailbox : mailboxes.values()) {
             boolean expired;

@@ -39,7 +39,8 @@ final class GatewayEvents {
 
     Future<Void> registered(AgentClaims claims, String hostId, String agentVersion) {
         return publish(BusEvent.of(claims.clusterId(), claims.infraEnvId(), hostId,
-                new HostRegistered(hostId, claims.infraEnvId(), claims.clusterId(), agentVersion, AgentPresence.HTTP)));
+                new HostRegistered(hostId, claims.infraEnvId(), claims.clusterId(), agentVersion, AgentPresence.HTTP,
+                        true)));
     }
 
     Future<Void> reply(AgentClaims claims, String hostId, StepReplyReceived reply) {
@@ -52,7 +53,7 @@ final class GatewayEvents {
 
     Future<Void> presence(AgentClaims claims, String hostId, String state, String transport, String agentVersion) {
         return publish(BusEvent.of(claims.clusterId(), claims.infraEnvId(), hostId,
-                new AgentPresence(state, transport, gatewayId, agentVersion)));
+                new AgentPresence(state, transport, gatewayId, agentVersion, true)));
     }
 
     /**

@@ -369,6 +369,30 @@ class GatewayHttpTest {
     }
 
     @Test
+    void aConnectivityCheckLeftToTheGatewayReachesThePollWithItsClustersTargetsButTheHostsOwn() throws Exception {
+        String cluster = newId();
+        String infraEnv = newId();
+        String host = newId();
+        String token = token(infraEnv, cluster);
+        assertEquals(201, register(infraEnv, host, token).statusCode());
+        BusEvent registered = bed.awaitEvent(e -> e.payload() instanceof HostRegistered && host.equals(e.hostId()));
+        assertTrue(((HostRegistered) registered.payload()).fillsSharedTargets(), "the service learns this gateway fills them in");
+        bed.producer.publish(BusEvent.of(cluster, null, null, StepsToDeliver.targets(java.util.List.of(
+                new StepsToDeliver.Target(host, "{\"host_id\":\"self\"}"),
+                new StepsToDeliver.Target(newId(), "{\"host_id\":\"peer\"}"))))).get(30, TimeUnit.SECONDS);
+        StepsToDeliver.Step check = new StepsToDeliver.Step("connectivity-check", "connectivity-check-1",
+                java.util.List.of(), true);
+        bed.publishSteps(cluster, infraEnv, host, step("inventory"), check);
+        Thread.sleep(300); // let the gateway's steps reader take both
+        HttpResponse<Buffer> response = await(request(HttpMethod.GET, instructionsPath(infraEnv, host), token).send());
+        assertEquals(200, response.statusCode());
+        JsonNode instructions = json(response).get("instructions");
+        assertEquals("connectivity-check", instructions.get(1).get("step_type").asText());
+        assertEquals("[{\"host_id\":\"peer\"}]", instructions.get(1).get("args").get(0).asText());
+        assertTrue(instructions.get(1).get("shared_targets") == null, "upstream's step shape: " + instructions);
+    }
+
+    @Test
     void whileTheServiceIsBehindAgentsAreToldToComeBackLater() throws Exception {
         String infraEnv = newId();
         String host = newId();

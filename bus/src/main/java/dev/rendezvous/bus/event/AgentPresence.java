@@ -7,13 +7,17 @@ import java.util.Objects;
 /**
  * A gateway saw an agent connect, disconnect or check in. {@code state} is one of {@link #CONNECTED},
  * {@link #DISCONNECTED}, {@link #CHECKED_IN}; {@code transport} one of {@link #WEBSOCKET}, {@link #LONG_POLL},
- * {@link #HTTP}. {@code gateway_id} names the gateway instance holding the connection.
+ * {@link #HTTP}. {@code gateway_id} names the gateway instance holding the connection; {@code reads_shared_targets}
+ * says that gateway fills in steps marked {@code shared_targets} ({@link StepsToDeliver}; absent from the previous
+ * release's gateways, which do not).
  */
 public record AgentPresence(
         @JsonProperty("state") String state,
         @JsonProperty("transport") String transport,
         @JsonProperty("gateway_id") String gatewayId,
-        @JsonProperty("agent_version") String agentVersion) implements BusPayload {
+        @JsonProperty("agent_version") String agentVersion,
+        @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+        @JsonProperty("reads_shared_targets") Boolean readsSharedTargets) implements BusPayload {
 
     public static final String TYPE = "agent_presence";
 
@@ -27,6 +31,16 @@ public record AgentPresence(
 
     public AgentPresence {
         Objects.requireNonNull(state, "state");
+    }
+
+    public AgentPresence(String state, String transport, String gatewayId, String agentVersion) {
+        this(state, transport, gatewayId, agentVersion, null);
+    }
+
+    /** Whether the gateway holding the agent fills in shared connectivity targets. */
+    @JsonIgnore
+    public boolean fillsSharedTargets() {
+        return Boolean.TRUE.equals(readsSharedTargets);
     }
 
     @Override

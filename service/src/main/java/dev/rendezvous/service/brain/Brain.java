@@ -104,8 +104,8 @@ public final class Brain {
     this.rules = new BrainRules(config, StepIdGenerator.random());
     this.disconnection = config.timeouts().hostDisconnection();
     this.routing = new EventRouting(store, rules, cache.hostKeys());
-    this.presence = new BrainPresence(this, routing, store, cache);
     this.publisher = new PlanPublisher(producer);
+    this.presence = new BrainPresence(this, routing, store, cache, publisher);
     this.fullRefreshes = new KeyDebouncer(vertx);
     this.targetsPasses = new KeyDebouncer(vertx);
   }
@@ -249,6 +249,7 @@ public final class Brain {
       if (publisher.lostPushes(key)) {
         w.planFloor(null); // a host whose push was lost is due now: look at every host
       }
+      w.fillsTargets(publisher::fillsTargets);
       rules.plan(w, publisher::last, pacing.getAsDouble());
       if (w.targetsRetryAt() != null) {
         scheduleTargetsPass(key, Math.max(0, java.time.Duration.between(w.now, w.targetsRetryAt()).toMillis()));
@@ -414,6 +415,11 @@ public final class Brain {
       if (e.payload() instanceof AgentPresence) {
         presence.add(e);
       } else {
+        if (e.payload() instanceof dev.rendezvous.bus.event.HostRegistered r && uuid(r.hostId()) != null
+            && uuid(r.infraEnvId()) != null) {
+          // the gateway it registered at: whether it fills in shared connectivity targets (until a presence says)
+          publisher.gatewayOf(new HostKey(uuid(r.infraEnvId()), uuid(r.hostId())), r.fillsSharedTargets());
+        }
         targets.add(routing.target(e, infraEnvs));
       }
     }

@@ -24,9 +24,11 @@ final class BrainPresence {
   private final EventRouting routing;
   private final BrainStore store;
   private final BrainCache cache;
+  private final PlanPublisher publisher;
 
-  BrainPresence(Brain brain, EventRouting routing, BrainStore store, BrainCache cache) {
+  BrainPresence(Brain brain, EventRouting routing, BrainStore store, BrainCache cache, PlanPublisher publisher) {
     this.brain = brain;
+    this.publisher = publisher;
     this.routing = routing;
     this.store = store;
     this.cache = cache;
@@ -36,7 +38,13 @@ final class BrainPresence {
     List<BusEvent> live = new ArrayList<>();
     List<Future<Optional<WorkKey>>> keys = new ArrayList<>();
     for (BusEvent e : events) {
-      if (e.payload() instanceof AgentPresence p && Brain.uuid(e.hostId()) != null && Brain.uuid(e.infraEnvId()) != null
+      UUID host = Brain.uuid(e.hostId());
+      UUID infraEnv = Brain.uuid(e.infraEnvId());
+      if (e.payload() instanceof AgentPresence p && host != null && infraEnv != null) {
+        // the gateway that holds the host now says whether it fills in shared connectivity targets
+        publisher.gatewayOf(new HostKey(infraEnv, host), p.fillsSharedTargets());
+      }
+      if (e.payload() instanceof AgentPresence p && host != null && infraEnv != null
           && !AgentPresence.DISCONNECTED.equals(p.state())) {
         live.add(e);
         keys.add(routing.keyFor(e));

@@ -5,17 +5,22 @@ import dev.rendezvous.bus.BusProducer;
 import dev.rendezvous.bus.Topics;
 import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.planning.NextStepPlanner;
 import dev.rendezvous.service.domain.planning.Step;
+import dev.rendezvous.service.domain.planning.StepType;
 import dev.rendezvous.service.domain.planning.Steps;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +36,39 @@ final class PlanPublisher {
   /** Keys with a push lost since their last unit: their plan floor no longer holds (a host is due at once). */
   private final java.util.Set<WorkKey> lost = ConcurrentHashMap.newKeySet();
 
+  /** Hosts whose gateway said it fills in shared connectivity targets (its latest presence event here). */
+  private final java.util.Set<HostKey> targetFillers = ConcurrentHashMap.newKeySet();
+
+  /** Each cluster's connectivity targets as last published, and when: published again when they move or age. */
+  private final Map<UUID, PublishedTargets> publishedTargets = new ConcurrentHashMap<>();
+
+  private record PublishedTargets(List<NextStepPlanner.CheckTarget> targets, Instant at) {}
+
+  /** A cluster's targets older than this go out again with its next plan (gateways started since have none). */
+  static final Duration TARGETS_REPUBLISH = Duration.ofSeconds(60);
+
+  /** Past this many clusters the published targets are forgotten (and published again with the next plans). */
+  private static final int TARGETS_CLUSTERS = 4096;
+
   PlanPublisher(BusProducer producer) {
     this.producer = producer;
+  }
+
+  /**
+   * A presence event of the host: whether its gateway fills in shared connectivity targets. Kept in memory: after a
+   * restart, or when a cluster's partition moves here, its hosts get their targets in full until their next check-in.
+   */
+  void gatewayOf(HostKey host, boolean fillsTargets) {
+    if (fillsTargets) {
+      targetFillers.add(host);
+    } else {
+      targetFillers.remove(host);
+    }
+  }
+
+  /** Whether the host's gateway fills in shared connectivity targets. */
+  boolean fillsTargets(HostSnapshot host) {
+    return !targetFillers.isEmpty() && targetFillers.contains(HostKey.of(host));
   }
 
   /** What the host was last sent, or null. */
@@ -64,6 +100,9 @@ final class PlanPublisher {
     for (Work.Push p : pushes) {
       pushed.put(HostKey.of(p.host()), PushMark.of(p, w.now));
     }
+    if (w.checkTargets() != null && w.cluster() != null) {
+      publishTargets(w.cluster().id(), w.checkTargets(), w.now, w.base.key());
+    }
     Promise<Void> done = Promise.promise();
     publishFrom(pushes, 0, w.base.key(), Vertx.currentContext(), done);
     return done.future();
@@ -82,6 +121,36 @@ final class PlanPublisher {
     done.complete();
   }
 
+  /**
+   * The cluster's connectivity targets, before the plans that leave them to the gateway (same key, same partition, so
+   * a gateway reads them first): when they differ from the last published or are older than
+   * {@link #TARGETS_REPUBLISH}.
+   */
+  private void publishTargets(UUID clusterId, List<NextStepPlanner.CheckTarget> targets, Instant now, WorkKey workKey) {
+    PublishedTargets last = publishedTargets.get(clusterId);
+    if (last != null && last.targets().equals(targets) && now.isBefore(last.at().plus(TARGETS_REPUBLISH))) {
+      return;
+    }
+    if (publishedTargets.size() > TARGETS_CLUSTERS) {
+      publishedTargets.clear();
+    }
+    PublishedTargets mark = new PublishedTargets(targets, now);
+    publishedTargets.put(clusterId, mark);
+    List<StepsToDeliver.Target> out = new ArrayList<>(targets.size());
+    for (NextStepPlanner.CheckTarget t : targets) {
+      out.add(new StepsToDeliver.Target(t.hostId().toString(), t.entry()));
+    }
+    producer.publish(Topics.STEPS, BusEvent.of(clusterId.toString(), null, null, StepsToDeliver.targets(out)))
+        .whenComplete((md, err) -> {
+          if (err != null) {
+            LOG.atWarn().addKeyValue("cluster_id", clusterId).setCause(err)
+                .log("publishing connectivity targets failed; published again with the next plans");
+            publishedTargets.remove(clusterId, mark);
+            lost.add(workKey);
+          }
+        });
+  }
+
   /** Hands one plan to the producer; returns the length of its steps' arguments. */
   private long publishOne(Work.Push p, WorkKey workKey) {
     HostSnapshot h = p.host();
@@ -90,7 +159,8 @@ final class PlanPublisher {
     long chars = 0;
     List<StepsToDeliver.Step> steps = new ArrayList<>(s.instructions().size());
     for (Step st : s.instructions()) {
-      steps.add(new StepsToDeliver.Step(st.stepType().wire(), st.stepId(), st.args()));
+      boolean shared = p.sharedTargets() && st.stepType() == StepType.CONNECTIVITY_CHECK;
+      steps.add(new StepsToDeliver.Step(st.stepType().wire(), st.stepId(), st.args(), shared ? Boolean.TRUE : null));
       for (String a : st.args()) {
         chars += a.length();
       }
@@ -130,7 +200,7 @@ final class PlanPublisher {
     add.accept(s.nextInstructionSeconds() + "|" + s.postStepAction());
     for (Step st : s.instructions()) {
       add.accept(st.stepType().wire());
-      if (st.stepType() != dev.rendezvous.service.domain.planning.StepType.CONNECTIVITY_CHECK) {
+      if (st.stepType() != StepType.CONNECTIVITY_CHECK) {
         st.args().forEach(add);
       }
     }

@@ -93,7 +93,16 @@ final class PushRules {
               + h.nameForMessages() + ": the agent " + h.discoveryAgentVersion() + " is being upgraded to "
               + planner.agentVersion()));
         }
-        w.push(h, planner.plan(h, w.cluster(), memo), sig, peersToCheck(w, h, targets));
+        int peers = peersToCheck(w, h, targets);
+        if (peers > 0 && w.fillsTargets(h)) {
+          // its gateway fills in the targets from the cluster's one copy (published with the plans)
+          if (w.checkTargets() == null) {
+            w.checkTargets(NextStepPlanner.checkTargets(w.cluster(), memo));
+          }
+          w.push(h, p, sig, peers, true);
+        } else {
+          w.push(h, planner.plan(h, w.cluster(), memo), sig, peers);
+        }
         nextFloor = earlier(nextFloor, w.now.plusSeconds(SHORTEST_PLAN_SECONDS));
       } else {
         nextFloor = earlier(nextFloor, last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));

@@ -32,7 +32,11 @@ final class Work {
    * A plan to publish for a host once the transaction committed; {@code targets}: how many peers its connectivity
    * check lists (-1: its status checks none).
    */
-  record Push(HostSnapshot host, StepPlan plan, String signature, int targets) {}
+  /**
+   * A plan to push; {@code sharedTargets}: its connectivity check lists no targets, the host's gateway fills them in
+   * from {@link #checkTargets} (published before the plan).
+   */
+  record Push(HostSnapshot host, StepPlan plan, String signature, int targets, boolean sharedTargets) {}
 
   final Loaded base;
   final Instant now;
@@ -378,8 +382,33 @@ final class Work {
   }
 
   void push(HostSnapshot host, StepPlan plan, String signature, int targets) {
-    pushes.add(new Push(host, plan, signature, targets));
+    push(host, plan, signature, targets, false);
+  }
+
+  void push(HostSnapshot host, StepPlan plan, String signature, int targets, boolean sharedTargets) {
+    pushes.add(new Push(host, plan, signature, targets, sharedTargets));
     events.addAll(plan.events());
+  }
+
+  /** Whose gateway fills in shared connectivity targets (none unless the brain says). */
+  private java.util.function.Predicate<HostSnapshot> fillsTargets = h -> false;
+  /** The cluster's connectivity targets, when a pushed plan leaves them to the gateway; else null. */
+  private List<dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget> checkTargets;
+
+  void fillsTargets(java.util.function.Predicate<HostSnapshot> which) {
+    this.fillsTargets = which;
+  }
+
+  boolean fillsTargets(HostSnapshot h) {
+    return fillsTargets.test(h);
+  }
+
+  void checkTargets(List<dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget> targets) {
+    this.checkTargets = targets;
+  }
+
+  List<dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget> checkTargets() {
+    return checkTargets;
   }
 
   /** Hosts whose content differs from what was loaded (new ones included), in the order this unit touched them. */

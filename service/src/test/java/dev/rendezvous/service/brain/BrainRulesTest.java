@@ -137,6 +137,44 @@ class BrainRulesTest {
   }
 
   @Test
+  void aHostWhoseGatewayFillsInTargetsIsPushedItsCheckWithoutThemAndTheClusterTargetsMakeTheSameList() {
+    discover();
+    now = now.plusSeconds(61);
+    UUID first = hosts.get(0);
+    Work w = new Work(state, now);
+    w.fillsTargets(h -> h.id().equals(first));
+    rules.plan(w, h -> marks.get(h.id()));
+    assertEquals(3, w.pushes().size());
+    ClusterContext c = w.cluster();
+    var planner = new dev.rendezvous.service.domain.planning.NextStepPlanner(DomainConfig.defaults(),
+        StepIdGenerator.sequential());
+    for (Work.Push p : w.pushes()) {
+      var check = p.plan().steps().instructions().stream()
+          .filter(s -> s.stepType() == StepType.CONNECTIVITY_CHECK).findFirst()
+          .orElseThrow(() -> new AssertionError(p.host().id() + " " + p.plan().steps().types()));
+      String full = planner.plan(p.host(), c).steps().instructions().stream()
+          .filter(s -> s.stepType() == StepType.CONNECTIVITY_CHECK).findFirst().orElseThrow().args().get(0);
+      if (!p.host().id().equals(first)) {
+        assertFalse(p.sharedTargets(), "the other hosts' gateways did not say they fill targets in");
+        assertEquals(List.of(full), check.args());
+        continue;
+      }
+      assertTrue(p.sharedTargets());
+      assertEquals(List.of(), check.args(), "no targets in the plan itself");
+      assertEquals(2, p.targets(), "two peers to check");
+      // what the gateway makes of the cluster's targets (published before the plan) is the planner's own list
+      List<dev.rendezvous.bus.event.StepsToDeliver.Target> targets = w.checkTargets().stream()
+          .map(t -> new dev.rendezvous.bus.event.StepsToDeliver.Target(t.hostId().toString(), t.entry())).toList();
+      assertEquals(3, targets.size(), "every host with an inventory, the host itself included");
+      var delivered = new dev.rendezvous.bus.event.StepsToDeliver(60, "continue", List.of(
+          new dev.rendezvous.bus.event.StepsToDeliver.Step("connectivity-check", check.stepId(), List.of(), true)))
+          .withTargets(first.toString(), targets);
+      assertEquals(List.of(full), delivered.instructions().get(0).args());
+      assertTrue(full.contains(BrainFixtures.ip(2)) && full.contains(BrainFixtures.ip(3)) && !full.contains(BrainFixtures.ip(1)), full);
+    }
+  }
+
+  @Test
   void whileBehindUnchangedPlansArePushedAgainLessOften() {
     discover();
     now = now.plusSeconds(61);

@@ -100,4 +100,80 @@ class PlanPublisherTest {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
   }
+
+  @Test
+  void aClustersTargetsGoBeforeThePlansThatLeaveThemToTheGatewayAndAgainOnlyWhenTheyMoveOrAge() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try (EmbeddedKafka kafka = EmbeddedKafka.start(dir.resolve("kafka"), false);
+        BusProducer producer = new BusProducer(kafka.bootstrapServers(), "targets-test")) {
+      TopicSetup.ensure(kafka.bootstrapServers(), 2, (short) 1, Duration.ofSeconds(60));
+      java.util.concurrent.LinkedBlockingQueue<dev.rendezvous.bus.BusEvent> read =
+          new java.util.concurrent.LinkedBlockingQueue<>();
+      BusConsumer reader = BusConsumer.fanOut(kafka.bootstrapServers(), List.of(Topics.STEPS),
+          BusConsumer.StartFrom.EARLIEST, e -> {
+            read.add(e);
+            return CompletableFuture.completedFuture(null);
+          });
+      try {
+        PlanPublisher publisher = new PlanPublisher(producer);
+        UUID one = UUID.fromString("a0000000-0000-0000-0000-000000000001");
+        UUID two = UUID.fromString("a0000000-0000-0000-0000-000000000002");
+        HostSnapshot h = HostSnapshot.builder(one, INFRA_ENV).clusterId(CLUSTER).build();
+        assertFalse(publisher.fillsTargets(h), "nothing said yet: targets in full");
+        publisher.gatewayOf(HostKey.of(h), true);
+        assertTrue(publisher.fillsTargets(h));
+        List<dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget> targets = List.of(
+            new dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget(one, "{\"n\":1}"),
+            new dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget(two, "{\"n\":2}"));
+        java.util.function.BiFunction<Instant, List<dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget>,
+            Work> unit = (at, t) -> {
+              Work w = new Work(BrainFixtures.loaded(CLUSTER, at), at);
+              w.checkTargets(t);
+              w.push(h, new StepPlan(new Steps(60, Steps.CONTINUE, List.of(
+                  new Step(StepType.INVENTORY, "i-" + at.getEpochSecond(), List.of()),
+                  new Step(StepType.CONNECTIVITY_CHECK, "c-" + at.getEpochSecond(), List.of()))), List.of()),
+                  "sig", 1, true);
+              return w;
+            };
+        Context ctx = vertx.getOrCreateContext();
+        java.util.function.Consumer<Work> publish = w -> {
+          CompletableFuture<Void> f = new CompletableFuture<>();
+          ctx.runOnContext(v -> publisher.publish(w).onComplete(r -> f.complete(null)));
+          f.join();
+        };
+
+        publish.accept(unit.apply(T0, targets));
+        dev.rendezvous.bus.BusEvent first = read.poll(60, TimeUnit.SECONDS);
+        dev.rendezvous.bus.BusEvent second = read.poll(60, TimeUnit.SECONDS);
+        assertEquals(null, first.hostId(), "the cluster's targets first, on no host");
+        assertEquals(CLUSTER.toString(), first.clusterId());
+        assertEquals(List.of(new StepsToDeliver.Target(one.toString(), "{\"n\":1}"),
+            new StepsToDeliver.Target(two.toString(), "{\"n\":2}")),
+            ((StepsToDeliver) first.payload()).connectivityTargets());
+        StepsToDeliver plan = (StepsToDeliver) second.payload();
+        assertEquals(one.toString(), second.hostId());
+        assertEquals(List.of(false, true), plan.instructions().stream().map(StepsToDeliver.Step::usesSharedTargets).toList(),
+            "only the connectivity check is marked");
+        assertEquals(List.of("[{\"n\":2}]"), plan.withTargets(one.toString(),
+            ((StepsToDeliver) first.payload()).connectivityTargets()).instructions().get(1).args());
+
+        publish.accept(unit.apply(T0.plusSeconds(30), new ArrayList<>(targets)));
+        assertEquals(one.toString(), read.poll(60, TimeUnit.SECONDS).hostId(), "equal targets within a minute: not again");
+        List<dev.rendezvous.service.domain.planning.NextStepPlanner.CheckTarget> moved = List.of(targets.get(1));
+        publish.accept(unit.apply(T0.plusSeconds(40), moved));
+        assertEquals(null, read.poll(60, TimeUnit.SECONDS).hostId(), "moved targets go out again");
+        assertEquals(one.toString(), read.poll(60, TimeUnit.SECONDS).hostId());
+        publish.accept(unit.apply(T0.plusSeconds(101), moved));
+        assertEquals(null, read.poll(60, TimeUnit.SECONDS).hostId(), "a minute old: out again for gateways started since");
+        assertEquals(one.toString(), read.poll(60, TimeUnit.SECONDS).hostId());
+
+        publisher.gatewayOf(HostKey.of(h), false);
+        assertFalse(publisher.fillsTargets(h), "its gateway now is one of the previous release");
+      } finally {
+        reader.close();
+      }
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
 }

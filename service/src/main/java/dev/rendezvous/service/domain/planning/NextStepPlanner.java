@@ -239,6 +239,27 @@ public final class NextStepPlanner {
     return n == 0 ? Optional.empty() : Optional.of(List.of(b.append(']').toString()));
   }
 
+  /** One peer of the cluster's connectivity checks: the host and its entry of their target lists (JSON). */
+  public record CheckTarget(UUID hostId, String entry) {}
+
+  /**
+   * Every host the cluster's connectivity checks list, in the order {@link #plan} lists them: a host's own target list
+   * is these entries but its own, joined as a JSON list (so a gateway can fill in the plans {@link #planWithoutTargets}
+   * made, from one copy of the cluster's targets).
+   */
+  public static List<CheckTarget> checkTargets(ClusterContext c, Memo memo) {
+    if (c == null) {
+      return List.of();
+    }
+    List<CheckTarget> out = new ArrayList<>();
+    for (HostSnapshot o : c.hosts()) {
+      if (connectivityTarget(o)) {
+        out.add(new CheckTarget(o.id(), memo.checkEntry(o)));
+      }
+    }
+    return out;
+  }
+
   private static boolean anyPeerToCheck(HostSnapshot h, ClusterContext c) {
     if (c == null) {
       return false;
