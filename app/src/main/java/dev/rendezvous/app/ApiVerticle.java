@@ -68,6 +68,16 @@ final class ApiVerticle extends VerticleBase {
     return server.requestHandler(router).listen();
   }
 
+  /**
+   * Stops taking requests and lets the ones under way finish (2 s at most): stopped before the bus clients and Vert.x
+   * close, so no request meets a closed producer or file system (a log upload at stop once failed on a closing file
+   * resolver). Agents' websockets are closed; they reconnect to another instance or to this one restarted.
+   */
+  @Override
+  public Future<?> stop() {
+    return server == null ? Future.succeededFuture() : server.shutdown(2, java.util.concurrent.TimeUnit.SECONDS);
+  }
+
   /** Read once, when the class is loaded at deployment (on the deploying thread, before any event loop serves). */
   static final String FLEET_PAGE = fleetPage();
 

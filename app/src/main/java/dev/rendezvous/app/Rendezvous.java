@@ -285,7 +285,7 @@ public final class Rendezvous implements AutoCloseable {
         LOG.atWarn().log("web UI not in this build, / explains how to get it: " + uiBundle.missingReason());
       }
       dev.rendezvous.ui.UiRoutes ui = new dev.rendezvous.ui.UiRoutes(uiBundle, !c.service().authDisabled(), VERSION);
-      vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
+      String apiDeployment = vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
               bs, observability, c.agentJar(), ui),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
@@ -315,6 +315,9 @@ public final class Rendezvous implements AutoCloseable {
             c.kube().namespaces(), selfUrl + dev.rendezvous.service.api.ApiViews.BASE, kubeToken,
             c.kube().workers(), Duration.ofSeconds(10), selfTls), bootstrap));
       }
+      // after its own clients, before the bus clients: no request may meet a closed producer (ApiVerticle#stop)
+      Vertx apiVertx = vertx;
+      closing.add(() -> apiVertx.undeploy(apiDeployment).await(10, TimeUnit.SECONDS));
       closing.addAll(busClients);
       long millis = (System.nanoTime() - t0) / 1_000_000;
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
