@@ -28,12 +28,11 @@ public record ValidationsInfo(Map<String, List<ValidationResult>> categories) {
   private static final SharedText.Values<Map<String, List<ValidationResult>>> SHARED_DOCUMENTS =
       new SharedText.Values<>();
   /** A host's own message (its name, its disk) makes its document its own; its other categories are shared still. */
-  private static final SharedText.Values<List<ValidationResult>> SHARED_LISTS = new SharedText.Values<>();
+  private static final SharedText.Values<ResultList> SHARED_LISTS = new SharedText.Values<>();
 
   public ValidationsInfo {
     TreeMap<String, List<ValidationResult>> copy = new TreeMap<>();
-    categories.forEach((k, v) -> copy.put(SharedText.of(k),
-        SHARED_LISTS.of(v.stream().map(r -> SHARED.of(java.util.Objects.requireNonNull(r))).toList())));
+    categories.forEach((k, v) -> copy.put(SharedText.of(k), ResultList.shared(v)));
     Categories doc = new Categories(copy);
     Map<String, List<ValidationResult>> known = SHARED_DOCUMENTS.of(doc);
     if (known != doc) {
@@ -84,6 +83,19 @@ public record ValidationsInfo(Map<String, List<ValidationResult>> categories) {
     @Override
     public int size() {
       return names.length;
+    }
+
+    /** As Jackson writes the map (names in order), from each category's kept JSON. */
+    String toJson() {
+      StringBuilder b = new StringBuilder(1024).append('{');
+      for (int i = 0; i < names.length; i++) {
+        if (i > 0) {
+          b.append(',');
+        }
+        b.append(QUOTED_NAMES.computeIfAbsent(names[i], StepOutputs::toJson)).append(':');
+        b.append(results[i] instanceof ResultList r ? r.json() : StepOutputs.toJson(results[i]));
+      }
+      return b.append('}').toString();
     }
 
     @Override
@@ -180,16 +192,73 @@ public record ValidationsInfo(Map<String, List<ValidationResult>> categories) {
    * a host's own document (a message names it) is written each time, not kept.
    */
   public String toJson() {
-    if (categories instanceof Categories c && c.shared) {
+    if (!(categories instanceof Categories c)) {
+      return StepOutputs.toJson(categories);
+    }
+    if (c.shared) {
       String j = c.json;
       if (j == null) {
-        j = StepOutputs.toJson(categories);
+        j = c.toJson();
         c.json = j;
       }
       return j;
     }
-    return StepOutputs.toJson(categories);
+    return c.toJson();
   }
+
+  /**
+   * One category's results, shared by the documents that hold equal ones, with their JSON once asked for: a host's
+   * own document (a message names it: its hostname, its disk) is written category by category, and only the category
+   * naming the host is written afresh (writing the whole document for every write of a renamed host was 3 % of the
+   * service's CPU in scripts/bench-one-cluster 1000 256). Immutable; equal to any list of the same results.
+   */
+  private static final class ResultList extends java.util.AbstractList<ValidationResult>
+      implements java.util.RandomAccess {
+    private final ValidationResult[] results;
+    /** Whether an equal list was made again (only a shared list keeps its JSON: a host's own one would cost memory). */
+    private volatile boolean shared;
+    private volatile String json;
+
+    private ResultList(ValidationResult[] results) {
+      this.results = results;
+    }
+
+    /** The one instance of these results (each result shared too). */
+    static ResultList shared(List<ValidationResult> results) {
+      ResultList made = new ResultList(results.stream().map(r -> SHARED.of(java.util.Objects.requireNonNull(r)))
+          .toArray(ValidationResult[]::new));
+      ResultList known = SHARED_LISTS.of(made);
+      if (known != made) {
+        known.shared = true;
+      }
+      return known;
+    }
+
+    @Override
+    public ValidationResult get(int index) {
+      return results[index];
+    }
+
+    @Override
+    public int size() {
+      return results.length;
+    }
+
+    String json() {
+      String j = json;
+      if (j == null) {
+        j = StepOutputs.toJson(java.util.Arrays.asList(results));
+        if (shared) {
+          json = j;
+        }
+      }
+      return j;
+    }
+  }
+
+  /** Each category name as a JSON string (a handful of names). */
+  private static final java.util.concurrent.ConcurrentHashMap<String, String> QUOTED_NAMES =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   public static ValidationsInfo parse(String json) {
     if (json == null || json.isBlank()) {

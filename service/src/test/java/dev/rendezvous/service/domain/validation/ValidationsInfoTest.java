@@ -41,4 +41,26 @@ class ValidationsInfoTest {
     assertNotSame(own.toJson(), own.toJson(), "a document of its own is not kept");
     assertEquals(own.toJson(), own.toJson());
   }
+
+  @Test
+  void aDocumentOfItsOwnIsWrittenAsJacksonWritesItWithItsSharedCategoriesTextKept() {
+    String site = UUID.randomUUID().toString();
+    Map<String, List<ValidationResult>> doc = new java.util.LinkedHashMap<>(document(site));
+    doc.put("operators", List.of(new ValidationResult("odf-requirements-satisfied", ValidationStatus.SUCCESS,
+        "odf is disabled \"quoted\" \u00e9")));
+    doc.put("empty", List.of());
+    ValidationsInfo own = new ValidationsInfo(doc);
+    // what the document is, written by Jackson at once (names sorted, results in order)
+    String whole = dev.rendezvous.service.domain.planning.StepOutputs.toJson(new java.util.TreeMap<>(own.categories()));
+    assertEquals(whole, own.toJson());
+    assertEquals(own.categories(), ValidationsInfo.parse(own.toJson()).categories());
+    // another host, same site: its network category (no name in it) is the same list, written once for both
+    Map<String, List<ValidationResult>> other = new java.util.LinkedHashMap<>(doc);
+    other.put("hardware", document(UUID.randomUUID().toString()).get("hardware"));
+    ValidationsInfo second = new ValidationsInfo(other);
+    assertSame(own.categories().get("network"), second.categories().get("network"), "equal categories are one list");
+    assertEquals(dev.rendezvous.service.domain.planning.StepOutputs.toJson(new java.util.TreeMap<>(second.categories())),
+        second.toJson());
+    assertEquals(List.copyOf(doc.get("network")), second.categories().get("network"), "still a list of its results");
+  }
 }
