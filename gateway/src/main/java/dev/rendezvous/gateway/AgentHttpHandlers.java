@@ -33,6 +33,8 @@ final class AgentHttpHandlers {
     private volatile InfraEnvCheck infraEnvCheck = InfraEnvCheck.ALL;
     private final Pacing pacing;
     private final ReplyAdmission admission;
+    /** A host's replies reach the bus in the order they came, held or not. */
+    private final ReplyOrder replyOrder = new ReplyOrder();
 
     AgentHttpHandlers(GatewayConfig config, AgentDirectory directory, GatewayEvents events, GatewayMetrics metrics,
                       RejectionLog rejections, Pacing pacing, ReplyAdmission admission) {
@@ -161,7 +163,7 @@ final class AgentHttpHandlers {
                 HttpReplies.error(ctx, 404, "host " + hostId + " not found");
                 return;
             }
-            admission.admit().onSuccess(v -> {
+            replyOrder.inTurn(key, admission.admit(), () -> {
                 if (ctx.response().closed()) {
                     // the agent gave up while its reply was held: never answered, so not taken either (its later
                     // replies of the same host must not be overtaken by this one)

@@ -15,7 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * at once. Here, while the brain's backlog is past its bound, a reply waits before it goes on the bus and is
  * answered: whoever waits for the answer slows to what the brain turns into state, and the state stays about a
  * bound's worth of events behind what was answered. A reply waits at most {@code holdMaxMs}, then goes on anyway:
- * nothing is refused or dropped, and none is answered before it is on the bus. Replies go on in arrival order.
+ * nothing is refused or dropped, and none is answered before it is on the bus. Replies are let go in arrival order;
+ * each resumes on its own connection's event loop, so {@link ReplyOrder} keeps one host's in order from there.
  */
 final class ReplyAdmission {
     static final long CHECK_MS = 20;
