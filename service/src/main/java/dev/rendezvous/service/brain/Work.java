@@ -30,11 +30,8 @@ import java.util.UUID;
 final class Work {
   /**
    * A plan to publish for a host once the transaction committed; {@code targets}: how many peers its connectivity
-   * check lists (-1: its status checks none).
-   */
-  /**
-   * A plan to push; {@code sharedTargets}: its connectivity check lists no targets, the host's gateway fills them in
-   * from {@link #checkTargets} (published before the plan).
+   * check lists (-1: its status checks none); {@code sharedTargets}: the check lists none itself, the host's gateway
+   * fills them in from {@link #checkTargets} (published before the plan).
    */
   record Push(HostSnapshot host, StepPlan plan, String signature, int targets, boolean sharedTargets) {}
 
