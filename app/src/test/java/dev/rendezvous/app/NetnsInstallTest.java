@@ -332,8 +332,9 @@ class NetnsInstallTest {
           assertEquals(201, a.status(), a.body());
         }
       }
-      // as a user would: install once the cluster is ready; a host that stopped being ready between the two (a fresh
-      // connectivity report of six hosts that came up together, on a loaded machine) is waited for, not a failure
+      // as a user would: install once the cluster is ready; a host that stopped being ready between the two is waited
+      // for, not a failure (seen once in a local CI run with six hosts that came up together; its cause not found: the
+      // hosts' statuses are printed when it happens)
       long installBy = System.nanoTime() + PATIENCE.toNanos();
       while (true) {
         try {
