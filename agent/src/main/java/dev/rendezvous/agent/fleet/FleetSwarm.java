@@ -410,7 +410,7 @@ public final class FleetSwarm {
     JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
         .put("pull_secret", PULL_SECRET));
     String id = ie.path("id").asText();
-    JsonNode ignition = get("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign");
+    JsonNode ignition = getAgain("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign");
     String token = null;
     String ca = null;
     for (JsonNode f : ignition.path("storage").path("files")) {
@@ -472,6 +472,23 @@ public final class FleetSwarm {
 
   private JsonNode get(String path) throws IOException, InterruptedException {
     return send(HttpRequest.newBuilder(api(path)).GET());
+  }
+
+  /**
+   * A read that may be asked again when its answer is late (a saturated machine: the swarm's own event loops were seen
+   * blocked for 4 s while 38,000 agents started), instead of ending the whole swarm on one slow answer.
+   */
+  private JsonNode getAgain(String path) throws IOException, InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return get(path);
+      } catch (java.net.http.HttpTimeoutException e) {
+        if (attempt >= 5) {
+          throw e;
+        }
+        out.printf("GET %s took over %d s; asking again%n", path.replaceAll("\\?.*", ""), REQUEST_TIMEOUT.toSeconds());
+      }
+    }
   }
 
   private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
