@@ -30,6 +30,8 @@ class ClusterApiTest {
     JsonObject got = api.get("/clusters/" + id).json();
     assertEquals("crud-one", got.getString("name"));
     assertEquals(new JsonArray(), got.getJsonArray("hosts"));
+    // the list keeps each cluster's encoded view per row version: listed once here, it must follow the changes below
+    assertEquals("crud-one", listed(id).getString("name"));
 
     Api.Reply patched = api.patch("/clusters/" + id, new JsonObject().put("base_dns_domain", "edge.example.org")
         .put("api_vips", new JsonArray().add(new JsonObject().put("ip", "192.168.10.5"))));
@@ -52,12 +54,24 @@ class ClusterApiTest {
     assertEquals(new JsonArray(), dhcp.json().getJsonArray("api_vips"));
     assertEquals(new JsonArray(), dhcp.json().getJsonArray("ingress_vips"));
 
-    JsonArray list = api.get("/clusters").array();
-    assertTrue(list.stream().anyMatch(o -> ((JsonObject) o).getString("id").equals(id)));
+    // the list shows the cluster as it is now, as its own GET does (asked again if the brain wrote it in between)
+    JsonObject inList = Await.until("the listed view equal to the cluster's own", java.time.Duration.ofSeconds(10), () -> {
+      JsonObject l = listed(id);
+      return l.equals(api.get("/clusters/" + id + "?exclude-hosts=true").json()) ? l : null;
+    });
+    assertEquals(true, inList.getBoolean("vip_dhcp_allocation"));
+    assertEquals(0, inList.getInteger("total_host_count"));
 
     assertEquals(204, api.delete("/clusters/" + id).status());
+    assertTrue(api.get("/clusters").array().stream().noneMatch(o -> ((JsonObject) o).getString("id").equals(id)),
+        "a deleted cluster leaves the list");
     assertEquals(404, api.get("/clusters/" + id).status());
     assertEquals(404, api.delete("/clusters/" + id).status());
+  }
+
+  private JsonObject listed(String id) {
+    return api.get("/clusters").array().stream().map(JsonObject.class::cast)
+        .filter(o -> o.getString("id").equals(id)).findFirst().orElseThrow();
   }
 
   /** "status: message" of one of the cluster's validations, once the brain evaluated the cluster. */

@@ -34,6 +34,9 @@ class HostApiTest {
     String clusterId = api.post("/clusters", Api.cluster("hosts-crud")).json().getString("id");
     String infraEnvId = api.post("/infra-envs", Api.infraEnv("hosts-ie", clusterId)).json().getString("id");
     String hostId = UUID.randomUUID().toString();
+    // listed before its hosts come: the list's kept view of it must follow their counts
+    assertEquals(0, api.get("/clusters").array().stream().map(JsonObject.class::cast)
+        .filter(c -> c.getString("id").equals(clusterId)).findFirst().orElseThrow().getInteger("total_host_count"));
     ConcurrentLinkedQueue<BusEvent> steps = new ConcurrentLinkedQueue<>();
     ConcurrentLinkedQueue<BusEvent> events = new ConcurrentLinkedQueue<>();
     try (BusProducer producer = new BusProducer(system.kafkaBootstrap(), "test-gateway");

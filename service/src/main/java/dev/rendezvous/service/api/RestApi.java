@@ -55,6 +55,7 @@ public final class RestApi {
   private final long bodyLimitBytes;
   private final BusPublisher bus;
   private final Brain brain;
+  private final ClusterListViews clusterList;
 
   /** Publishes to the bus; the future fails when the broker did not take the record. */
   @FunctionalInterface
@@ -78,6 +79,7 @@ public final class RestApi {
     this.catalog = catalog;
     this.auth = auth;
     this.clusterParams = new ClusterParams(catalog);
+    this.clusterList = new ClusterListViews(catalog);
     this.infraEnvs = new InfraEnvsApi(db, catalog, downloadUrl, brain);
     this.bodyLimitBytes = bodyLimitBytes;
   }
@@ -249,15 +251,11 @@ public final class RestApi {
     handle(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       boolean withHosts = Requests.queryBool(ctx, "with_hosts", false);
+      if (!withHosts) { // counts only: a host's record carries its inventory and its view of every peer
+        return clusterList.list(ctx.vertx(), db, t.name());
+      }
       return ClusterRepository.list(db, t.name()).compose(rows -> {
         List<UUID> ids = rows.stream().map(ClusterRow::id).toList();
-        if (!withHosts) { // counts only: a host's record carries its inventory and its view of every peer
-          return HostRepository.countsByClusters(db, t.name(), ids).map(counts -> {
-            JsonArray out = new JsonArray();
-            rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, counts.getOrDefault(c.id(), HostRepository.HostCounts.NONE))));
-            return out;
-          });
-        }
         return HostRepository.listByClusters(db, t.name(), ids).map(hosts -> {
           JsonArray out = new JsonArray();
           rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, hosts.getOrDefault(c.id(), List.of()), true)));
@@ -492,6 +490,9 @@ public final class RestApi {
   }
 
   private static Buffer bytes(Object body) {
+    if (body instanceof Buffer b) {
+      return b; // encoded already
+    }
     if (body instanceof JsonObject o) {
       return o.toBuffer();
     }

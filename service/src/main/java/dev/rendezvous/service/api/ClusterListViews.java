@@ -1,0 +1,102 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.repo.ClusterRepository;
+import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.ClusterRepository.RowVersion;
+import dev.rendezvous.service.repo.HostRepository;
+import dev.rendezvous.service.repo.HostRepository.HostCounts;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.sqlclient.SqlClient;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Upstream's cluster list (every cluster of the tenant, no paging, no hosts) at fleet size. Each cluster's view is a
+ * function of its row and its host counts, so it is encoded once per row version and counts and kept: a list reads
+ * the row versions and the counts, then only the rows that changed since the last list. At 10,000 clusters that is
+ * what stays fast while a fleet installs: reading and building all of them took seconds per list (issue 40).
+ * Every write to a cluster row bumps its version ({@code row_version}; the creation's own transaction aside, which no
+ * list sees half done). Kept per tenant, only for clusters a list has shown (~7 KB each); a cluster that left the
+ * list is dropped at the next one.
+ */
+final class ClusterListViews {
+  /** Above this many clusters to build or join, the work runs on a worker thread, not an event loop. */
+  private static final int LARGE = 50;
+
+  private record View(long rowVersion, HostCounts counts, Buffer json) {}
+
+  private final ReleaseCatalog catalog;
+  private final Map<String, Map<UUID, View>> byTenant = new ConcurrentHashMap<>();
+
+  ClusterListViews(ReleaseCatalog catalog) {
+    this.catalog = catalog;
+  }
+
+  /** The tenant's clusters as upstream's list answers them: a JSON array, in creation order. */
+  Future<Buffer> list(Vertx vertx, SqlClient db, String tenant) {
+    Map<UUID, View> kept = byTenant.computeIfAbsent(tenant, t -> new ConcurrentHashMap<>());
+    return ClusterRepository.versions(db, tenant).compose(versions -> {
+      List<UUID> ids = versions.stream().map(RowVersion::id).toList();
+      return HostRepository.countsByClusters(db, tenant, ids).compose(counts -> {
+        List<UUID> changed = versions.stream().filter(v -> {
+          View k = kept.get(v.id());
+          return k == null || k.rowVersion() != v.rowVersion() || !k.counts().equals(countsOf(counts, v.id()));
+        }).map(RowVersion::id).toList();
+        return ClusterRepository.byIds(db, tenant, changed).compose(rows -> {
+          if (rows.size() <= LARGE && versions.size() <= LARGE) {
+            return Future.succeededFuture(join(kept, versions, rows, counts));
+          }
+          return vertx.executeBlocking(() -> join(kept, versions, rows, counts), false);
+        });
+      });
+    });
+  }
+
+  private Buffer join(Map<UUID, View> kept, List<RowVersion> versions, List<ClusterRow> rows,
+      Map<UUID, HostCounts> counts) {
+    Map<UUID, View> fresh = new HashMap<>();
+    for (ClusterRow r : rows) {
+      HostCounts c = countsOf(counts, r.id());
+      View v = new View(r.rowVersion(), c, ApiViews.cluster(r, catalog, c).toBuffer());
+      fresh.put(r.id(), v);
+      // a list running beside this one may have kept a newer row already: the newer stays
+      kept.merge(r.id(), v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
+    }
+    Set<UUID> listed = new HashSet<>();
+    int size = 2;
+    for (RowVersion rv : versions) {
+      View v = fresh.containsKey(rv.id()) ? fresh.get(rv.id()) : kept.get(rv.id());
+      if (v != null) {
+        size += v.json().length() + 1;
+      }
+    }
+    Buffer out = Buffer.buffer(size);
+    out.appendByte((byte) '[');
+    for (RowVersion rv : versions) {
+      View v = fresh.containsKey(rv.id()) ? fresh.get(rv.id()) : kept.get(rv.id());
+      if (v == null) {
+        continue; // deleted between the two reads
+      }
+      if (!listed.isEmpty()) {
+        out.appendByte((byte) ',');
+      }
+      listed.add(rv.id());
+      out.appendBuffer(v.json());
+    }
+    out.appendByte((byte) ']');
+    kept.keySet().retainAll(listed);
+    return out;
+  }
+
+  private static HostCounts countsOf(Map<UUID, HostCounts> counts, UUID cluster) {
+    return counts.getOrDefault(cluster, HostCounts.NONE);
+  }
+}
