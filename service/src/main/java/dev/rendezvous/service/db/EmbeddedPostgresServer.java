@@ -85,7 +85,14 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
         // no parallel query: the service's reads are many and short; at 10,000 sites a list of the clusters planned
         // with parallel workers failed ("parallel worker failed to initialize") and the API answered 500
         .setServerConfig("max_parallel_workers_per_gather", "0")
-        .setServerConfig("listen_addresses", "127.0.0.1");
+        .setServerConfig("listen_addresses", "127.0.0.1")
+        // the server's own log kept in its data dir, a file per weekday (a week, overwritten): its warnings and errors
+        // say what a client error does not (a deadlock's two statements, seen as "deadlock detected" in brain batches)
+        .setServerConfig("logging_collector", "on")
+        .setServerConfig("log_directory", "log")
+        .setServerConfig("log_filename", "postgresql-%a.log")
+        .setServerConfig("log_truncate_on_rotation", "on")
+        .setServerConfig("log_rotation_age", "1d");
     if (durable) {
       b.setServerConfig("fsync", "on").setServerConfig("synchronous_commit", "on").setServerConfig("full_page_writes", "on");
     }
