@@ -10,6 +10,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.sqlclient.SqlClient;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -70,26 +71,25 @@ final class ClusterListViews {
       // a list running beside this one may have kept a newer row already: the newer stays
       kept.merge(r.id(), v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
     }
+    // the views in list order, each the one built here or else the one kept (none: deleted between the two reads)
+    List<Buffer> parts = new ArrayList<>(versions.size());
     Set<UUID> listed = new HashSet<>();
     int size = 2;
     for (RowVersion rv : versions) {
       View v = fresh.containsKey(rv.id()) ? fresh.get(rv.id()) : kept.get(rv.id());
       if (v != null) {
+        parts.add(v.json());
+        listed.add(rv.id());
         size += v.json().length() + 1;
       }
     }
     Buffer out = Buffer.buffer(size);
     out.appendByte((byte) '[');
-    for (RowVersion rv : versions) {
-      View v = fresh.containsKey(rv.id()) ? fresh.get(rv.id()) : kept.get(rv.id());
-      if (v == null) {
-        continue; // deleted between the two reads
-      }
-      if (!listed.isEmpty()) {
+    for (int i = 0; i < parts.size(); i++) {
+      if (i > 0) {
         out.appendByte((byte) ',');
       }
-      listed.add(rv.id());
-      out.appendBuffer(v.json());
+      out.appendBuffer(parts.get(i));
     }
     out.appendByte((byte) ']');
     kept.keySet().retainAll(listed);
