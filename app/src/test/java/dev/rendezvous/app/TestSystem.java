@@ -12,7 +12,7 @@ import java.util.Map;
  * The whole program, on the embedded real PostgreSQL and Kafka, started once per test JVM (the
  * servers dominate start-up time) and stopped when the JVM exits.
  */
-final class TestSystem {
+public final class TestSystem {
   private static Rendezvous shared;
   private static Api admin;
 
@@ -37,7 +37,7 @@ final class TestSystem {
     return baseIso;
   }
 
-  static synchronized Rendezvous shared() {
+  public static synchronized Rendezvous shared() {
     if (shared == null) {
       try {
         shared = start(Files.createTempDirectory("rdv-test-"), Map.of("os-images", osImages()));

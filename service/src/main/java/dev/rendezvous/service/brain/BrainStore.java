@@ -266,10 +266,20 @@ final class BrainStore {
   /** A host's check-in: when, and its clock then (epoch seconds). */
   record CheckIn(UUID hostId, UUID infraEnvId, Instant at, long hostTimestamp) {}
 
-  private static final String TOUCH = "UPDATE hosts h SET checked_in_at = t.at, state = jsonb_set(h.state, '{timestamp}',"
+  // The rows are locked first, in id order, as a unit's commit writes its hosts (HOST_ORDER): two writers that lock
+  // the same hosts in different orders deadlock, and PostgreSQL then fails one of them.
+  private static final String TOUCH = "WITH l AS (SELECT id FROM hosts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE)"
+      + " UPDATE hosts h SET checked_in_at = t.at, state = jsonb_set(h.state, '{timestamp}',"
       + " to_jsonb(GREATEST(COALESCE((h.state->>'timestamp')::bigint, 0), t.ts)))"
-      + " FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::bigint[]) AS t(id, ie, at, ts)"
-      + " WHERE h.id = t.id AND h.infra_env_id = t.ie AND (h.checked_in_at IS NULL OR h.checked_in_at < t.at) RETURNING h.id";
+      + " FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::bigint[]) AS t(id, ie, at, ts), l"
+      + " WHERE l.id = t.id AND h.id = t.id AND h.infra_env_id = t.ie"
+      + " AND (h.checked_in_at IS NULL OR h.checked_in_at < t.at) RETURNING h.id";
+
+  /** PostgreSQL's order of uuids (bytes unsigned, most significant first), which java.util.UUID's compareTo is not. */
+  static final java.util.Comparator<UUID> HOST_ORDER = (a, b) -> {
+    int c = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+    return c != 0 ? c : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits());
+  };
 
   /**
    * Check-ins in one statement: each moves checked_in_at and the host clock forward, with no row_version bump (not a
@@ -319,10 +329,13 @@ final class BrainStore {
           : (writesHosts ? BUMP_UNBOUND_KEY : CHECK_UNBOUND_KEY);
       all.add(conn.preparedQuery(keySql).execute(Tuple.of(id, base.hostsVersion())));
       OffsetDateTime now = SnapshotMapper.offset(w.now);
-      for (Map.Entry<UUID, StoredHost> e : w.writes().entrySet()) {
-        UUID hostId = e.getKey();
-        all.add(w.isNew(hostId) ? insertHost(conn, e.getValue(), now)
-            : updateHost(conn, e.getValue(), base.stored().get(hostId), base.hosts().get(hostId).rowVersion(), now));
+      // in id order, as check-ins lock them (TOUCH)
+      List<UUID> written = new ArrayList<>(w.writes().keySet());
+      written.sort(HOST_ORDER);
+      for (UUID hostId : written) {
+        StoredHost s = w.writes().get(hostId);
+        all.add(w.isNew(hostId) ? insertHost(conn, s, now)
+            : updateHost(conn, s, base.stored().get(hostId), base.hosts().get(hostId).rowVersion(), now));
       }
       if (w.clusterChanged()) {
         StoredCluster c = SnapshotMapper.stored(w.clusterRecord());
