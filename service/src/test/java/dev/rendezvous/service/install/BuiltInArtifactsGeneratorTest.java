@@ -70,8 +70,21 @@ class BuiltInArtifactsGeneratorTest {
     client.verify(ca.getPublicKey());
     assertTrue(client.getSubjectX500Principal().getName().contains("CN=system:admin"));
     assertTrue(client.getSubjectX500Principal().getName().contains("O=system:masters"));
-    assertTrue(new String(Base64.getDecoder().decode(k.path("users").get(0).path("user").path("client-key-data").asText()),
-        StandardCharsets.UTF_8).startsWith("-----BEGIN PRIVATE KEY-----"));
+    String keyPem = new String(Base64.getDecoder().decode(k.path("users").get(0).path("user").path("client-key-data")
+        .asText()), StandardCharsets.UTF_8);
+    assertTrue(keyPem.startsWith("-----BEGIN PRIVATE KEY-----"), keyPem);
+    // the key is the certificate's, as PKCS#8 that Java's own provider reads (the keys are made by Bouncy Castle's)
+    java.security.PrivateKey key = java.security.KeyFactory.getInstance("EC").generatePrivate(
+        new java.security.spec.PKCS8EncodedKeySpec(Base64.getMimeDecoder().decode(keyPem
+            .replace("-----BEGIN PRIVATE KEY-----", "").replace("-----END PRIVATE KEY-----", "").strip())));
+    java.security.Signature signer = java.security.Signature.getInstance("SHA256withECDSA");
+    signer.initSign(key);
+    signer.update("proof".getBytes(StandardCharsets.UTF_8));
+    byte[] proof = signer.sign();
+    java.security.Signature verifier = java.security.Signature.getInstance("SHA256withECDSA");
+    verifier.initVerify(client.getPublicKey());
+    verifier.update("proof".getBytes(StandardCharsets.UTF_8));
+    assertTrue(verifier.verify(proof), "the client key signs what the client certificate verifies");
     assertTrue(text(a, ClusterArtifacts.KUBEADMIN_PASSWORD).matches("[A-Za-z0-9]{5}(-[A-Za-z0-9]{5}){3}"));
     JsonNode meta = JSON.readTree(text(a, ClusterArtifacts.METADATA));
     assertEquals("edge1", meta.path("clusterName").asText());
