@@ -4,6 +4,7 @@ import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
 import dev.rendezvous.service.repo.ClusterRepository.RowVersion;
+import dev.rendezvous.service.repo.ClusterRepository.UnparsedRow;
 import dev.rendezvous.service.repo.HostRepository;
 import dev.rendezvous.service.repo.HostRepository.HostCounts;
 import io.vertx.core.Future;
@@ -61,10 +62,11 @@ final class ClusterListViews {
     });
   }
 
-  private Buffer join(Map<UUID, View> kept, List<RowVersion> versions, List<ClusterRow> rows,
+  private Buffer join(Map<UUID, View> kept, List<RowVersion> versions, List<UnparsedRow> unparsed,
       Map<UUID, HostCounts> counts) {
     Map<UUID, View> fresh = new HashMap<>();
-    for (ClusterRow r : rows) {
+    for (UnparsedRow u : unparsed) {
+      ClusterRow r = u.parse();
       HostCounts c = countsOf(counts, r.id());
       View v = new View(r.rowVersion(), c, ApiViews.cluster(r, catalog, c).toBuffer());
       fresh.put(r.id(), v);

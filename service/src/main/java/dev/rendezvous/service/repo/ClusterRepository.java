@@ -143,14 +143,49 @@ public final class ClusterRepository {
         });
   }
 
-  /** The tenant's clusters among {@code ids}, in no particular order (a deleted one is left out). */
-  public static Future<List<ClusterRow>> byIds(SqlClient db, String tenant, List<UUID> ids) {
+  /** {@link #COLUMNS} with the JSON documents as their text, which the client then does not parse. */
+  private static final String COLUMNS_JSON_AS_TEXT =
+      "id, tenant, name, openshift_version, status, status_info, status_updated_at, spec::text AS spec,"
+          + " validations_info::text AS validations_info, progress::text AS progress, install_started_at,"
+          + " install_completed_at, row_version, created_at, updated_at, state::text AS state";
+
+  /** A cluster row whose JSON documents are still text: {@link #parse()} makes the row (on a worker, when many). */
+  public record UnparsedRow(Row row) {
+    public ClusterRow parse() {
+      Row r = row;
+      return new ClusterRow(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
+          r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),
+          r.getOffsetDateTime("status_updated_at"), json(r.getString("spec")), jsonValue(r.getString("validations_info")),
+          json(r.getString("progress")), r.getOffsetDateTime("install_started_at"),
+          r.getOffsetDateTime("install_completed_at"), r.getLong("row_version"),
+          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), json(r.getString("state")));
+    }
+
+    private static JsonObject json(String text) {
+      return text == null ? null : new JsonObject(text);
+    }
+
+    // as the client decodes a jsonb column (an object, an array, a string, a number...)
+    private static Object jsonValue(String text) {
+      return text == null ? null : io.vertx.core.json.Json.decodeValue(text);
+    }
+  }
+
+  /**
+   * The tenant's clusters among {@code ids}, in no particular order (a deleted one is left out), unparsed: the
+   * cluster list reads thousands at once, and parsing their documents as they arrive held an event loop for seconds.
+   */
+  public static Future<List<UnparsedRow>> byIds(SqlClient db, String tenant, List<UUID> ids) {
     if (ids.isEmpty()) {
       return Future.succeededFuture(List.of());
     }
-    return db.preparedQuery("SELECT " + COLUMNS + " FROM clusters WHERE id = ANY($1) AND tenant = $2")
+    return db.preparedQuery("SELECT " + COLUMNS_JSON_AS_TEXT + " FROM clusters WHERE id = ANY($1) AND tenant = $2")
         .execute(Tuple.of(ids.toArray(new UUID[0]), tenant))
-        .map(ClusterRepository::all);
+        .map(rs -> {
+          List<UnparsedRow> out = new ArrayList<>(rs.size());
+          rs.forEach(r -> out.add(new UnparsedRow(r)));
+          return out;
+        });
   }
 
   /** Returns false when the row changed since {@code expectedVersion} was read (or is gone). */
