@@ -227,6 +227,7 @@ public final class FleetSwarm {
         // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
         // cluster hundreds of MB per poll), which loaded the service more than the agents did
         JsonNode listed;
+        long listStart = System.nanoTime();
         try {
           listed = get("/clusters");
         } catch (java.net.http.HttpTimeoutException e) {
@@ -286,7 +287,9 @@ public final class FleetSwarm {
           done = seconds(t0);
           break;
         }
-        Thread.sleep(500);
+        // a list costs the service (and this process) in proportion to the fleet: 10,000 clusters are ~75 MB, and
+        // listing again at once kept both busy with little news; so the pause grows with what the list took
+        Thread.sleep(Math.max(500, 2 * (System.nanoTime() - listStart) / 1_000_000));
       }
     } finally {
       installers.shutdownNow();
