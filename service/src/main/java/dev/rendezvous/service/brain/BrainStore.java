@@ -4,6 +4,7 @@ import dev.rendezvous.service.domain.DomainEvent;
 import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgException;
+import dev.rendezvous.service.db.PipelinedTransaction;
 import dev.rendezvous.service.db.PoolGate;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.Row;
@@ -310,7 +311,8 @@ final class BrainStore {
 
   /** Writes the work in one pipelined transaction; the bus events {@code eventIds} (may be none) are claimed in it. */
   Future<Outcome> commit(Work w, List<String> eventIds) {
-    return gate.run(() -> pool.withTransaction(conn -> {
+    // one round trip (BEGIN, the statements, COMMIT pipelined): none of them reads another's result
+    return gate.run(() -> PipelinedTransaction.run(pool, conn -> {
       List<Future<?>> all = new ArrayList<>();
       all.add(conn.query(BRAIN_WRITE).execute()); // this transaction versions its key itself (no trigger bumps)
       if (eventIds.size() == 1) {
@@ -365,16 +367,8 @@ final class BrainStore {
         all.add(conn.preparedQuery(INSERT_EVENTS).execute(Tuple.from(Arrays.asList(w.tenant(), now, names, clusters,
             hosts, infraEnvs, severities, messages, props))));
       }
-      return Future.join(all).transform(ar -> {
-        // join waits for every statement, so the first failure is the one to report
-        for (Future<?> f : all) {
-          if (f.failed()) {
-            return Future.failedFuture(f.cause());
-          }
-        }
-        return Future.succeededFuture(Outcome.COMMITTED);
-      });
-    })).recover(e -> {
+      return all;
+    }).map(Outcome.COMMITTED)).recover(e -> {
       if (e instanceof PgException pg && ASSERT_STATE.equals(pg.getSqlState())) {
         return Future.succeededFuture(REPLAY.equals(pg.getErrorMessage()) ? Outcome.REPLAY : Outcome.STALE);
       }

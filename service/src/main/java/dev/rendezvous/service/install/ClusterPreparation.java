@@ -109,8 +109,8 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       return request(tenant, clusterId);
     }).compose(p -> vertx.executeBlocking(() -> stored(p.operators(), p.masterFiles(), generator.generate(p.request())),
             false))
-        .compose(a -> pool.withTransaction(tx -> ClusterFileRepository.replaceGenerated(tx, clusterId, preparation,
-            a.generator(), a.files())).map(v -> {
+        .compose(a -> dev.rendezvous.service.db.PipelinedTransaction.run(pool, tx -> ClusterFileRepository
+            .replaceGenerated(tx, clusterId, preparation, a.generator(), a.files())).map(v -> {
               LOG.atInfo().addKeyValue("cluster_id", clusterId).addKeyValue("generator", a.generator())
                   .addKeyValue("files", a.files().keySet()).log("installation files generated");
               return (String) null;

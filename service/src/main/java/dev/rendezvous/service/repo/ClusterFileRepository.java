@@ -19,14 +19,21 @@ public final class ClusterFileRepository {
   public record StoredFile(String name, byte[] content, OffsetDateTime preparation, String generator) {}
 
   /** Replaces every generated file of the cluster with {@code files}, tagged with the preparation. */
-  public static Future<Void> replaceGenerated(SqlClient tx, UUID clusterId, OffsetDateTime preparation, String generator,
-      Map<String, byte[]> files) {
+  /**
+   * Sends (without waiting) the statements that replace the cluster's files with a new preparation's: for one
+   * transaction ({@link dev.rendezvous.service.db.PipelinedTransaction}).
+   */
+  public static List<Future<?>> replaceGenerated(SqlClient tx, UUID clusterId, OffsetDateTime preparation,
+      String generator, Map<String, byte[]> files) {
     List<Tuple> rows = new ArrayList<>(files.size());
     files.forEach((name, content) -> rows.add(Tuple.of(clusterId, name, Buffer.buffer(content), preparation, generator)));
-    return tx.preparedQuery("DELETE FROM cluster_files WHERE cluster_id = $1").execute(Tuple.of(clusterId))
-        .compose(v -> tx.preparedQuery("INSERT INTO cluster_files (cluster_id, file_name, content, preparation, generator)"
-            + " VALUES ($1, $2, $3, $4, $5)").executeBatch(rows))
-        .mapEmpty();
+    List<Future<?>> sent = new ArrayList<>();
+    sent.add(tx.preparedQuery("DELETE FROM cluster_files WHERE cluster_id = $1").execute(Tuple.of(clusterId)));
+    if (!rows.isEmpty()) {
+      sent.add(tx.preparedQuery("INSERT INTO cluster_files (cluster_id, file_name, content, preparation, generator)"
+          + " VALUES ($1, $2, $3, $4, $5)").executeBatch(rows));
+    }
+    return sent;
   }
 
   /** Stores (or replaces) one file of the current preparation, e.g. the kubeconfig with the ingress CA merged. */
