@@ -54,12 +54,30 @@ final class SwarmProcesses implements AutoCloseable {
     }
   }
 
+  /** The controller's bound on its JVM's concurrent service calls ({@code SharedRuntime}). */
+  static final String CONTROLLER_CALLS = "rdv.controller.serviceCallThreads";
+  static final int CONTROLLER_CALLS_PER_WORKER = 32;
+
+  /**
+   * A worker's JVM options: this JVM's {@code -X} and {@code -D} ones, and more service-call threads for its dry-run
+   * controllers. A worker's thousands of controllers share them, where real ones each have their own connection: at
+   * the controller's default of 8, the controllers of 10,000 sites queued minutes for a call and their hosts sat in
+   * "Waiting for bootkube" (docs/benchmarks.md, session 33). A {@code -D} given to the swarm wins.
+   */
+  static List<String> workerOptions(List<String> jvmArguments) {
+    List<String> options = new ArrayList<>(jvmArguments.stream()
+        .filter(o -> o.startsWith("-X") || o.startsWith("-D")).toList());
+    if (options.stream().noneMatch(o -> o.startsWith("-D" + CONTROLLER_CALLS + "="))) {
+      options.add("-D" + CONTROLLER_CALLS + "=" + CONTROLLER_CALLS_PER_WORKER);
+    }
+    return options;
+  }
+
   /** Starts {@code n} workers: this JVM's java, class path and options; their output goes where this one's goes. */
   static SwarmProcesses start(int n) throws IOException {
     SwarmProcesses p = new SwarmProcesses();
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    List<String> options = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-        .filter(o -> o.startsWith("-X") || o.startsWith("-D")).toList();
+    List<String> options = workerOptions(ManagementFactory.getRuntimeMXBean().getInputArguments());
     try {
       for (int i = 0; i < n; i++) {
         List<String> cmd = new ArrayList<>(List.of(java));

@@ -19,6 +19,14 @@ class SwarmProcessesTest {
   }
 
   @Test
+  void workersGetThisJvmsOptionsAndMoreServiceCallsForTheirControllersUnlessTheSwarmWasGivenANumber() {
+    assertEquals(java.util.List.of("-Xmx2g", "-Dfoo=1", "-Drdv.controller.serviceCallThreads=32"),
+        SwarmProcesses.workerOptions(java.util.List.of("-Xmx2g", "--add-opens=x", "-Dfoo=1")));
+    assertEquals(java.util.List.of("-Drdv.controller.serviceCallThreads=4"),
+        SwarmProcesses.workerOptions(java.util.List.of("-Drdv.controller.serviceCallThreads=4")));
+  }
+
+  @Test
   void theLimitIsThisProcesssOwn() {
     long limit = SwarmProcesses.openFilesLimit();
     assertTrue(limit > SwarmProcesses.RESERVE, "a limit this JVM could run under: " + limit);
