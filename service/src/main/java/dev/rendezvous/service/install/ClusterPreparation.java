@@ -7,6 +7,7 @@ import dev.rendezvous.service.api.RestApi.BusPublisher;
 import dev.rendezvous.service.brain.Brain;
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.db.DatabaseUnavailable;
+import dev.rendezvous.service.db.PipelinedTransaction;
 import dev.rendezvous.service.db.PoolGate;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.operators.OperatorManifests;
@@ -109,8 +110,8 @@ public final class ClusterPreparation implements Brain.PreparationRequests {
       return request(tenant, clusterId);
     }).compose(p -> vertx.executeBlocking(() -> stored(p.operators(), p.masterFiles(), generator.generate(p.request())),
             false))
-        .compose(a -> dev.rendezvous.service.db.PipelinedTransaction.run(pool, tx -> ClusterFileRepository
-            .replaceGenerated(tx, clusterId, preparation, a.generator(), a.files())).map(v -> {
+        .compose(a -> PipelinedTransaction.run(pool, tx -> ClusterFileRepository.replaceGenerated(tx, clusterId,
+            preparation, a.generator(), a.files())).map(v -> {
               LOG.atInfo().addKeyValue("cluster_id", clusterId).addKeyValue("generator", a.generator())
                   .addKeyValue("files", a.files().keySet()).log("installation files generated");
               return (String) null;

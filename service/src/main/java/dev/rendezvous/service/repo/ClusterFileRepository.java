@@ -18,10 +18,9 @@ public final class ClusterFileRepository {
   /** A stored file with the preparation that made it. */
   public record StoredFile(String name, byte[] content, OffsetDateTime preparation, String generator) {}
 
-  /** Replaces every generated file of the cluster with {@code files}, tagged with the preparation. */
   /**
-   * Sends (without waiting) the statements that replace the cluster's files with a new preparation's: for one
-   * transaction ({@link dev.rendezvous.service.db.PipelinedTransaction}).
+   * Sends (without waiting) the statements that replace every generated file of the cluster with {@code files}, tagged
+   * with the preparation: for one transaction ({@link dev.rendezvous.service.db.PipelinedTransaction}).
    */
   public static List<Future<?>> replaceGenerated(SqlClient tx, UUID clusterId, OffsetDateTime preparation,
       String generator, Map<String, byte[]> files) {
