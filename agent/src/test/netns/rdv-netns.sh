@@ -64,6 +64,9 @@ up() {
     local ns="$PREFIX$i" v="rdv-v$i-br" p="rdv-veth$i" addr; addr=$(ip4_add "$net" $((i + 1)))
     ip netns list | grep -qw "$ns" && continue
     ip netns add "$ns"
+    # a namespace deleted by an earlier run is torn down by the kernel later: its veth's root end may still be there
+    # ("RTNETLINK answers: File exists" in CI); deleting it removes both ends
+    ip link del "$v" 2>/dev/null || true
     ip link add "$v" type veth peer name "$p"
     ip link set "$p" netns "$ns"
     ip -n "$ns" link set "$p" address "$(printf '02:52:44:56:%02x:%02x' $((i >> 8)) $((i & 255)))"
