@@ -55,6 +55,7 @@ public final class Controller implements AutoCloseable {
   private final CompletableFuture<Outcome> finished = new CompletableFuture<>();
   private volatile ClusterPort cluster;
   private volatile boolean closed;
+  private final java.util.concurrent.atomic.AtomicBoolean counted = new java.util.concurrent.atomic.AtomicBoolean();
 
   private Controller(ControllerConfig config) {
     this.config = config;
@@ -103,6 +104,7 @@ public final class Controller implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    uncount();
     loops.stop();
     finalUpload.stop();
     ClusterPort c = cluster;
@@ -125,6 +127,9 @@ public final class Controller implements AutoCloseable {
       }
       CompletableFuture<AssistedServiceClient> service;
       if (config.dryRun()) {
+        if (!closed && counted.compareAndSet(false, true)) {
+          runtime.dryRunControllerStarted(); // its loops' polls share the JVM's budget while it runs
+        }
         AssistedServiceClient client = serviceClient(ProxySettings.NONE);
         SimulatedCluster sim = new SimulatedCluster(config.namespace(),
             SimulatedDurations.realistic().scaled(config.dryRunTimeScale()), runtime.scheduler(), client, log,
@@ -164,7 +169,8 @@ public final class Controller implements AutoCloseable {
     return new AssistedServiceClient(
         HttpClients.shared(new HttpClients.Tls(config.skipCertVerification(), config.caCertPath()), proxy,
             runtime.httpExecutor()),
-        runtime.serviceCalls(), config.inventoryUrl(), config.token(), config.clusterId(), config.retry(), runtime.scheduler(), log,
+        runtime.serviceCalls(), runtime.serviceReports(), config.inventoryUrl(), config.token(), config.clusterId(),
+        config.retry(), runtime.scheduler(), log,
         config.timings().requestTimeout(), () -> closed);
   }
 
@@ -219,6 +225,7 @@ public final class Controller implements AutoCloseable {
       ready.completeExceptionally(unwrap(failure));
     }
     Outcome result = closed ? Outcome.STOPPED : outcome == null ? Outcome.FAILED : outcome;
+    uncount();
     loops.stop();
     ClusterPort c = cluster;
     if (c != null) {
@@ -226,6 +233,12 @@ public final class Controller implements AutoCloseable {
     }
     if (finished.complete(result)) {
       log.info("Controller finished: {}", result);
+    }
+  }
+
+  private void uncount() {
+    if (counted.compareAndSet(true, false)) {
+      runtime.dryRunControllerEnded();
     }
   }
 

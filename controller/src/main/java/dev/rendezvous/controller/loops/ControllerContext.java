@@ -117,6 +117,11 @@ public final class ControllerContext {
   }
 
   public RepeatingTask task(String name, Duration interval, Supplier<CompletableFuture<Boolean>> round) {
+    if (config.dryRun()) {
+      dev.rendezvous.controller.support.SharedRuntime runtime = dev.rendezvous.controller.support.SharedRuntime.get();
+      return new RepeatingTask(name, scheduler, () -> runtime.dryRunSpacing(interval),
+          config.timings().reactionDelay(), round, log, lifecycle);
+    }
     return new RepeatingTask(name, scheduler, interval, config.timings().reactionDelay(), round, log, lifecycle);
   }
 

@@ -45,6 +45,7 @@ public final class AssistedServiceClient {
 
   private final HttpClient http;
   private final Executor calls;
+  private final Executor reports;
   private final String base;
   private final String token;
   private final String clusterId;
@@ -64,8 +65,16 @@ public final class AssistedServiceClient {
   public AssistedServiceClient(HttpClient http, Executor calls, URI inventoryUrl, String token, String clusterId,
       RetryPolicy retry, ScheduledExecutorService scheduler, ControllerLog log, Duration requestTimeout,
       BooleanSupplier stopped) {
+    this(http, calls, calls, inventoryUrl, token, clusterId, retry, scheduler, log, requestTimeout, stopped);
+  }
+
+  /** {@code reports}: where requests other than GET are made (the same threads, ahead of waiting reads). */
+  public AssistedServiceClient(HttpClient http, Executor calls, Executor reports, URI inventoryUrl, String token,
+      String clusterId, RetryPolicy retry, ScheduledExecutorService scheduler, ControllerLog log,
+      Duration requestTimeout, BooleanSupplier stopped) {
     this.http = http;
     this.calls = calls;
+    this.reports = reports;
     String u = inventoryUrl.toString();
     while (u.endsWith("/")) {
       u = u.substring(0, u.length() - 1);
@@ -252,7 +261,7 @@ public final class AssistedServiceClient {
         Thread.currentThread().interrupt();
         throw new CompletionException(e);
       }
-    }, calls).whenComplete((resp, err) -> {
+    }, "GET".equals(method) ? calls : reports).whenComplete((resp, err) -> {
       if (err != null) {
         Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
         if (retry.retriesFailure(cause, retries, mode)) {

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
 public final class RepeatingTask {
   private final String name;
   private final ScheduledExecutorService scheduler;
-  private final Duration interval;
+  private final Supplier<Duration> interval;
   private final Duration reactionDelay;
   private final Supplier<CompletableFuture<Boolean>> round;
   private final ControllerLog log;
@@ -36,6 +36,12 @@ public final class RepeatingTask {
 
   public RepeatingTask(String name, ScheduledExecutorService scheduler, Duration interval, Duration reactionDelay,
       Supplier<CompletableFuture<Boolean>> round, ControllerLog log, Lifecycle lifecycle) {
+    this(name, scheduler, () -> interval, reactionDelay, round, log, lifecycle);
+  }
+
+  /** {@code interval} is asked after each round (dry-run controllers space their polls by how many share the JVM). */
+  public RepeatingTask(String name, ScheduledExecutorService scheduler, Supplier<Duration> interval,
+      Duration reactionDelay, Supplier<CompletableFuture<Boolean>> round, ControllerLog log, Lifecycle lifecycle) {
     this.name = name;
     this.scheduler = scheduler;
     this.interval = interval;
@@ -126,9 +132,9 @@ public final class RepeatingTask {
         }
         // a programming error says where, once per kind and task; a service or network failure is its message
         if (PROGRAMMING_ERRORS.contains(cause.getClass()) && stackShown.add(cause.getClass())) {
-          log.warn("{}: round failed, retrying in {}: {}", name, interval, ControllerLog.describe(failure), cause);
+          log.warn("{}: round failed, retrying in {}: {}", name, interval.get(), ControllerLog.describe(failure), cause);
         } else {
-          log.warn("{}: round failed, retrying in {}: {}", name, interval, ControllerLog.describe(failure));
+          log.warn("{}: round failed, retrying in {}: {}", name, interval.get(), ControllerLog.describe(failure));
         }
       }
       if (failure == null && Boolean.TRUE.equals(finished)) {
@@ -147,7 +153,7 @@ public final class RepeatingTask {
           done.completeExceptionally(new CancellationException(name + " stopped"));
           return;
         }
-        long delay = pokedWhileRunning ? reactionDelay.toNanos() : interval.toNanos();
+        long delay = pokedWhileRunning ? reactionDelay.toNanos() : interval.get().toNanos();
         schedule(delay);
       }
     });
