@@ -101,8 +101,18 @@ public final class AssistedServiceClient {
 
   /** GET /v2/clusters/{id}[?exclude-hosts=true]. */
   public CompletableFuture<Cluster> getCluster(boolean excludeHosts) {
+    return getCluster(excludeHosts, false);
+  }
+
+  /**
+   * The cluster; {@code ahead}: the read goes with the reports, before waiting polls (the ready state's, which the
+   * installer waits for: behind thousands of a swarm's polls its hosts sat minutes in "Waiting for bootkube").
+   */
+  public CompletableFuture<Cluster> getCluster(boolean excludeHosts, boolean ahead) {
     String path = "/v2/clusters/" + clusterId + (excludeHosts ? "?exclude-hosts=true" : "");
-    return call("GET", path, null, null, RetryPolicy.Mode.FULL).thenApply(r -> {
+    CompletableFuture<HttpResponse<byte[]>> result = new CompletableFuture<>();
+    attempt("GET", path, null, null, RetryPolicy.Mode.FULL, UUID.randomUUID().toString(), 0, ahead, result);
+    return result.thenApply(r -> {
       Cluster c = parse(r.body(), Cluster.class);
       for (Listener l : listeners) {
         notify(() -> l.onCluster(c));
@@ -226,12 +236,12 @@ public final class AssistedServiceClient {
   private CompletableFuture<HttpResponse<byte[]>> callBytes(String method, String path, byte[] body,
       String contentType, RetryPolicy.Mode mode) {
     CompletableFuture<HttpResponse<byte[]>> result = new CompletableFuture<>();
-    attempt(method, path, body, contentType, mode, UUID.randomUUID().toString(), 0, result);
+    attempt(method, path, body, contentType, mode, UUID.randomUUID().toString(), 0, !"GET".equals(method), result);
     return result;
   }
 
   private void attempt(String method, String path, byte[] body, String contentType, RetryPolicy.Mode mode,
-      String requestId, int retries, CompletableFuture<HttpResponse<byte[]>> result) {
+      String requestId, int retries, boolean ahead, CompletableFuture<HttpResponse<byte[]>> result) {
     if (stopped.getAsBoolean()) {
       result.completeExceptionally(new CancellationException("controller stopped"));
       return;
@@ -261,11 +271,11 @@ public final class AssistedServiceClient {
         Thread.currentThread().interrupt();
         throw new CompletionException(e);
       }
-    }, "GET".equals(method) ? calls : reports).whenComplete((resp, err) -> {
+    }, ahead ? reports : calls).whenComplete((resp, err) -> {
       if (err != null) {
         Throwable cause = err instanceof CompletionException && err.getCause() != null ? err.getCause() : err;
         if (retry.retriesFailure(cause, retries, mode)) {
-          retryLater(method, path, body, contentType, mode, requestId, retries, result, cause.toString());
+          retryLater(method, path, body, contentType, mode, requestId, retries, ahead, result, cause.toString());
         } else {
           result.completeExceptionally(new ServiceException(method, path, 0, cause.toString(), cause));
         }
@@ -276,7 +286,7 @@ public final class AssistedServiceClient {
         log.debug("{} {} -> {} (request {})", method, path, status, requestId);
         result.complete(resp);
       } else if (retry.retriesStatus(status, retries, mode)) {
-        retryLater(method, path, body, contentType, mode, requestId, retries, result, "status " + status);
+        retryLater(method, path, body, contentType, mode, requestId, retries, ahead, result, "status " + status);
       } else {
         result.completeExceptionally(new ServiceException(method, path, status, reason(resp.body()), null));
       }
@@ -284,10 +294,10 @@ public final class AssistedServiceClient {
   }
 
   private void retryLater(String method, String path, byte[] body, String contentType, RetryPolicy.Mode mode,
-      String requestId, int retries, CompletableFuture<HttpResponse<byte[]>> result, String why) {
+      String requestId, int retries, boolean ahead, CompletableFuture<HttpResponse<byte[]>> result, String why) {
     Duration d = retry.delay(retries);
     log.debug("{} {} failed ({}), retry {} in {} (request {})", method, path, why, retries + 1, d, requestId);
-    scheduler.schedule(() -> attempt(method, path, body, contentType, mode, requestId, retries + 1, result),
+    scheduler.schedule(() -> attempt(method, path, body, contentType, mode, requestId, retries + 1, ahead, result),
         d.toMillis(), TimeUnit.MILLISECONDS);
   }
 

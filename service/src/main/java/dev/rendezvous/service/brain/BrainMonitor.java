@@ -89,11 +89,17 @@ public final class BrainMonitor {
       long mark = brain.writeMark();
       return brain.store().versions().compose(versions -> {
         brain.dropStale(versions, mark);
-        boolean full = ticks++ % fullPassEvery == 0;
+        // the full pass is spread over the minute, each key in its own slot: all at once, 10,000 sites' keys made
+        // a burst of 10,000 units every minute, and what arrived then waited behind it
+        long tick = ticks++;
         java.time.Instant now = brain.now();
         List<Future<?>> runs = new ArrayList<>();
         for (WorkKey k : versions.keySet()) {
-          if (owned.contains(Topics.partitionFor(k.partitionKey(), count)) && ((full && !brain.parked(k)) || brain.needsMonitor(k, now, interval))) {
+          if (!owned.contains(Topics.partitionFor(k.partitionKey(), count))) {
+            continue;
+          }
+          boolean full = inFullPass(k, tick, fullPassEvery);
+          if ((full && !brain.parked(k)) || brain.needsMonitor(k, now, interval)) {
             runs.add(brain.monitorRefresh(k, full, interval));
           }
         }
@@ -101,6 +107,11 @@ public final class BrainMonitor {
       });
     }).onFailure(e -> LOG.atWarn().setCause(e).log("monitor pass failed; retried next interval"))
         .onComplete(ar -> ticking = false);
+  }
+
+  /** Whether pass number {@code tick} refreshes {@code key} in full: once in every {@code every} passes, its own. */
+  static boolean inFullPass(WorkKey key, long tick, long every) {
+    return Math.floorMod(key.hashCode(), every) == tick % every;
   }
 
   /** The topic's partition count once the first pass asked for it; 0 before. */
