@@ -130,7 +130,8 @@ public final class AgentIgnition {
         set -euo pipefail
         runtime="${RDV_RUNTIME_DIR:-%s}"
         mkdir -p /var/lib/rendezvous
-        exec "$runtime/jre/bin/java" -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError -XX:+IgnoreUnrecognizedVMOptions -XX:-UseCodeCacheFlushing \\
+        exec "$runtime/jre/bin/java" -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError \\
+          -XX:+IgnoreUnrecognizedVMOptions -XX:-UseCodeCacheFlushing \\
           -Djava.io.tmpdir=/var/lib/rendezvous -cp "$runtime/lib/*" dev.rendezvous.app.RendezvousMain "$@"
         """.formatted(AgentIso.RUNTIME_ON_HOST);
   }

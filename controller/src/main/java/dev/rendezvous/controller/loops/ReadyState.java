@@ -29,7 +29,9 @@ public final class ReadyState {
     ctx.log.info("Start waiting to be ready");
     AtomicReference<Cluster> cluster = new AtomicReference<>();
     Instant deadline = Instant.now().plus(ctx.config.timings().waitTimeout());
-    return ctx.waitFor("ready state", ctx.config.timings().readyPoll(), deadline, () -> ctx.service.getCluster(true, true)
+    // the read goes ahead of waiting polls: the installer waits for this
+    return ctx.waitFor("ready state", ctx.config.timings().readyPoll(), deadline, () -> ctx.service
+        .getCluster(true, true)
         .handle((c, t) -> {
           if (t != null) {
             ctx.log.warn("Failed to connect to assisted service: {}", ControllerLog.describe(t));

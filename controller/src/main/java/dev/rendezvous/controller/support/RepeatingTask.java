@@ -132,7 +132,8 @@ public final class RepeatingTask {
         }
         // a programming error says where, once per kind and task; a service or network failure is its message
         if (PROGRAMMING_ERRORS.contains(cause.getClass()) && stackShown.add(cause.getClass())) {
-          log.warn("{}: round failed, retrying in {}: {}", name, interval.get(), ControllerLog.describe(failure), cause);
+          log.warn("{}: round failed, retrying in {}: {}", name, interval.get(), ControllerLog.describe(failure),
+              cause);
         } else {
           log.warn("{}: round failed, retrying in {}: {}", name, interval.get(), ControllerLog.describe(failure));
         }
