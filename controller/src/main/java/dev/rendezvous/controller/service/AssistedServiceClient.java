@@ -68,7 +68,10 @@ public final class AssistedServiceClient {
     this(http, calls, calls, inventoryUrl, token, clusterId, retry, scheduler, log, requestTimeout, stopped);
   }
 
-  /** {@code reports}: where requests other than GET are made (the same threads, ahead of waiting reads). */
+  /**
+   * {@code reports}: where requests that move the installation on are made (the same threads, ahead of waiting
+   * polls): every one but GETs and log snapshots, and the ready state's read.
+   */
   public AssistedServiceClient(HttpClient http, Executor calls, Executor reports, URI inventoryUrl, String token,
       String clusterId, RetryPolicy retry, ScheduledExecutorService scheduler, ControllerLog log,
       Duration requestTimeout, BooleanSupplier stopped) {
@@ -110,9 +113,7 @@ public final class AssistedServiceClient {
    */
   public CompletableFuture<Cluster> getCluster(boolean excludeHosts, boolean ahead) {
     String path = "/v2/clusters/" + clusterId + (excludeHosts ? "?exclude-hosts=true" : "");
-    CompletableFuture<HttpResponse<byte[]>> result = new CompletableFuture<>();
-    attempt("GET", path, null, null, RetryPolicy.Mode.FULL, UUID.randomUUID().toString(), 0, ahead, result);
-    return result.thenApply(r -> {
+    return callBytes("GET", path, null, null, RetryPolicy.Mode.FULL, ahead).thenApply(r -> {
       Cluster c = parse(r.body(), Cluster.class);
       for (Listener l : listeners) {
         notify(() -> l.onCluster(c));
@@ -205,11 +206,8 @@ public final class AssistedServiceClient {
     byte[] body = multipart(boundary, "upfile", "controller_logs.tar.gz", tarGz);
     // with the polls, not ahead of them: a log snapshot moves nothing on (in the 10,000-site swarm the snapshots of
     // ~3,800 controllers, ahead, left the polls 5 calls a second)
-    CompletableFuture<HttpResponse<byte[]>> result = new CompletableFuture<>();
-    attempt("POST", "/v2/clusters/" + clusterId + "/logs?logs_type=controller", body,
-        "multipart/form-data; boundary=" + boundary, RetryPolicy.Mode.FULL, UUID.randomUUID().toString(), 0, false,
-        result);
-    return result.thenApply(r -> null);
+    return callBytes("POST", "/v2/clusters/" + clusterId + "/logs?logs_type=controller", body,
+        "multipart/form-data; boundary=" + boundary, RetryPolicy.Mode.FULL, false).thenApply(r -> null);
   }
 
   /** PUT /v2/clusters/{id}/logs-progress {logs_state}. */
@@ -235,13 +233,15 @@ public final class AssistedServiceClient {
 
   private CompletableFuture<HttpResponse<byte[]>> call(String method, String path, String json, String contentType,
       RetryPolicy.Mode mode) {
-    return callBytes(method, path, json == null ? null : json.getBytes(StandardCharsets.UTF_8), contentType, mode);
+    return callBytes(method, path, json == null ? null : json.getBytes(StandardCharsets.UTF_8), contentType, mode,
+        !"GET".equals(method));
   }
 
+  /** {@code ahead}: made before the polls waiting for a call thread (reports, and reads something waits on). */
   private CompletableFuture<HttpResponse<byte[]>> callBytes(String method, String path, byte[] body,
-      String contentType, RetryPolicy.Mode mode) {
+      String contentType, RetryPolicy.Mode mode, boolean ahead) {
     CompletableFuture<HttpResponse<byte[]>> result = new CompletableFuture<>();
-    attempt(method, path, body, contentType, mode, UUID.randomUUID().toString(), 0, !"GET".equals(method), result);
+    attempt(method, path, body, contentType, mode, UUID.randomUUID().toString(), 0, ahead, result);
     return result;
   }
 

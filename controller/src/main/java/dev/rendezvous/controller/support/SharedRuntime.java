@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Service calls use the HTTP client's blocking {@code send} on the bounded pool rather than {@code sendAsync}:
  * the JDK hands every {@code sendAsync} completion to the common fork-join pool, which on a machine with fewer than
  * three cores is a new thread per completion; a bounded pool also caps how hard a swarm presses on the service
- * ({@code -Drdv.controller.serviceCallThreads=N}, default 8). Reports (what changes the service's state) go before
- * polls waiting in that pool's queue.
+ * ({@code -Drdv.controller.serviceCallThreads=N}, default 8). Calls that move an installation on (its
+ * reports, and the ready state's read the installer waits for) go before polls waiting in that pool's queue.
  *
  * <p>Dry-run controllers of one JVM (a swarm's) also share a poll budget: each loop's interval is at least the number
  * of them running divided by {@code -Drdv.controller.dryRunPollsPerSecond} (default 20). In the 10,000-site swarm,
@@ -94,12 +94,12 @@ public final class SharedRuntime {
     return httpExecutor;
   }
 
-  /** Where service calls that only read run (each blocks a thread of the shared pool for one request). */
+  /** Where polls run (reads, log snapshots; each blocks a thread of the shared pool for one request). */
   public Executor serviceCalls() {
     return polls;
   }
 
-  /** Where service calls that change something run: the same threads, ahead of the reads waiting for them. */
+  /** Where service calls that move an installation on run: the same threads, ahead of the polls waiting for them. */
   public Executor serviceReports() {
     return reports;
   }
