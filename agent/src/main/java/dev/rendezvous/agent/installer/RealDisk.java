@@ -32,6 +32,7 @@ public final class RealDisk implements Installer.Disk {
   private final DiscoveryHost discoveryHost;
   private volatile Thread writer;
   private volatile boolean stopped;
+  private volatile InputStream source;
 
   public RealDisk(ServiceCalls service, HttpClient http, Executor blocking, Path hostRoot) {
     this(service, http, blocking, hostRoot, null, DiscoveryHost.NONE);
@@ -80,7 +81,7 @@ public final class RealDisk implements Installer.Disk {
         BootPartition.Contents contents = new BootPartition.Contents(ign, args, network);
         if (args.imageFile() != null) {
           Path file = onHost(args.imageFile());
-          try (InputStream in = Files.newInputStream(file)) {
+          try (InputStream in = stoppable(Files.newInputStream(file))) {
             ImageWriter.writeImage(in, Files.size(file), null, device, percent, discoveryHost.live());
           }
           BootPartition.customize(device, contents);
@@ -93,7 +94,7 @@ public final class RealDisk implements Installer.Disk {
             image.body().close();
             throw new java.io.IOException("GET " + url + " answered " + image.statusCode());
           }
-          try (InputStream in = image.body()) {
+          try (InputStream in = stoppable(image.body())) {
             ImageWriter.writeImage(in, image.headers().firstValueAsLong("Content-Length").orElse(-1),
                 args.imageUrl() != null ? null : r.metalImageSha256(), device, percent, discoveryHost.live());
           }
@@ -109,6 +110,7 @@ public final class RealDisk implements Installer.Disk {
         throw new java.util.concurrent.CompletionException(e);
       } finally {
         writer = null;
+        source = null;
         Thread.interrupted(); // a stop's interrupt must not outlive this write on the pool's thread
       }
     }, blocking);
@@ -154,13 +156,52 @@ public final class RealDisk implements Installer.Disk {
     }
   }
 
-  /** Breaks off the write: interrupting the thread closes the disk's channel (an interruptible FileChannel). */
+  /**
+   * The image as the write reads it, failing once the installation is stopped. An interrupt alone is not enough: the
+   * JDK's HTTP body stream swallows one that lands while it waits for the next bytes, and goes on reading.
+   */
+  private InputStream stoppable(InputStream in) throws java.io.InterruptedIOException {
+    source = in;
+    if (stopped) {
+      throw new java.io.InterruptedIOException("the installation was stopped");
+    }
+    return new java.io.FilterInputStream(in) {
+      @Override
+      public int read(byte[] b, int off, int len) throws java.io.IOException {
+        try {
+          int n = stopped ? 0 : super.read(b, off, len);
+          if (stopped) { // checked after the read too: a stream closed by stop() may end like a short image
+            throw new java.io.InterruptedIOException("the installation was stopped");
+          }
+          return n;
+        } catch (java.io.IOException e) {
+          if (stopped && !(e instanceof java.io.InterruptedIOException)) {
+            throw new java.io.InterruptedIOException("the installation was stopped");
+          }
+          throw e;
+        }
+      }
+    };
+  }
+
+  /**
+   * Breaks off the write: the image's stream is closed (which wakes a read waiting on the network) and the thread
+   * interrupted (which closes the disk's channel, an interruptible FileChannel).
+   */
   @Override
   public void stop() {
     stopped = true;
     Thread t = writer;
     if (t != null) {
       t.interrupt();
+    }
+    InputStream in = source;
+    if (in != null) {
+      try {
+        in.close();
+      } catch (java.io.IOException | RuntimeException e) {
+        LOG.debug("closing the image stream on stop: {}", e.toString());
+      }
     }
   }
 }
