@@ -131,7 +131,8 @@ public final class AssistedServiceClient {
    * hundreds of MB in a 1,000-host cluster).
    */
   public CompletableFuture<List<Host>> getHosts() {
-    return call("GET", "/v2/clusters/" + clusterId + "/hosts?with-inventory=true", null, null, RetryPolicy.Mode.FULL).thenApply(r -> {
+    String path = "/v2/clusters/" + clusterId + "/hosts?with-inventory=true";
+    return call("GET", path, null, null, RetryPolicy.Mode.FULL).thenApply(r -> {
       List<Host> hosts = parse(r.body(), new TypeReference<List<Host>>() { });
       for (Listener l : listeners) {
         notify(() -> l.onHosts(hosts));
@@ -256,7 +257,8 @@ public final class AssistedServiceClient {
         .header("X-Secret-Key", token)
         .header("X-Request-ID", requestId)
         .header("Accept", "application/json")
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofByteArray(body));
     if (contentType != null) {
       rb.header("Content-Type", contentType);
     }

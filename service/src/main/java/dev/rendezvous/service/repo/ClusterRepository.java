@@ -78,12 +78,31 @@ public final class ClusterRepository {
     }
 
     static ClusterRow of(Row r) {
+      return of(r, false);
+    }
+
+    /** {@code docsAsText}: the JSON documents were selected as their text ({@code ::text}) and are parsed here. */
+    static ClusterRow of(Row r, boolean docsAsText) {
       return new ClusterRow(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
           r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),
-          r.getOffsetDateTime("status_updated_at"), r.getJsonObject("spec"), r.getValue("validations_info"),
-          r.getJsonObject("progress"), r.getOffsetDateTime("install_started_at"),
+          r.getOffsetDateTime("status_updated_at"), object(r, "spec", docsAsText),
+          docsAsText ? value(r.getString("validations_info")) : r.getValue("validations_info"),
+          object(r, "progress", docsAsText), r.getOffsetDateTime("install_started_at"),
           r.getOffsetDateTime("install_completed_at"), r.getLong("row_version"),
-          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), r.getJsonObject("state"));
+          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), object(r, "state", docsAsText));
+    }
+
+    private static JsonObject object(Row r, String column, boolean asText) {
+      if (!asText) {
+        return r.getJsonObject(column);
+      }
+      String text = r.getString(column);
+      return text == null ? null : new JsonObject(text);
+    }
+
+    // as the client decodes a jsonb column (an object, an array, a string, a number...)
+    private static Object value(String text) {
+      return text == null ? null : io.vertx.core.json.Json.decodeValue(text);
     }
   }
 
@@ -152,22 +171,7 @@ public final class ClusterRepository {
   /** A cluster row whose JSON documents are still text: {@link #parse()} makes the row (on a worker, when many). */
   public record UnparsedRow(Row row) {
     public ClusterRow parse() {
-      Row r = row;
-      return new ClusterRow(r.getUUID("id"), r.getString("tenant"), r.getString("name"),
-          r.getString("openshift_version"), r.getString("status"), r.getString("status_info"),
-          r.getOffsetDateTime("status_updated_at"), json(r.getString("spec")), jsonValue(r.getString("validations_info")),
-          json(r.getString("progress")), r.getOffsetDateTime("install_started_at"),
-          r.getOffsetDateTime("install_completed_at"), r.getLong("row_version"),
-          r.getOffsetDateTime("created_at"), r.getOffsetDateTime("updated_at"), json(r.getString("state")));
-    }
-
-    private static JsonObject json(String text) {
-      return text == null ? null : new JsonObject(text);
-    }
-
-    // as the client decodes a jsonb column (an object, an array, a string, a number...)
-    private static Object jsonValue(String text) {
-      return text == null ? null : io.vertx.core.json.Json.decodeValue(text);
+      return ClusterRow.of(row, true);
     }
   }
 
