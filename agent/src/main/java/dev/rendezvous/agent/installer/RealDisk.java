@@ -160,9 +160,10 @@ public final class RealDisk implements Installer.Disk {
    * The image as the write reads it, failing once the installation is stopped. An interrupt alone is not enough: the
    * JDK's HTTP body stream swallows one that lands while it waits for the next bytes, and goes on reading.
    */
-  private InputStream stoppable(InputStream in) throws java.io.InterruptedIOException {
+  private InputStream stoppable(InputStream in) throws java.io.IOException {
     source = in;
-    if (stopped) {
+    if (stopped) { // a stop before the stream was known here did not close it
+      in.close();
       throw new java.io.InterruptedIOException("the installation was stopped");
     }
     return new java.io.FilterInputStream(in) {
