@@ -73,7 +73,7 @@ public final class RealDisk implements Installer.Disk {
       writer = Thread.currentThread();
       try {
         if (stopped) {
-          throw new java.io.InterruptedIOException("the installation was stopped");
+          throw stoppedError();
         }
         java.util.Map<String, byte[]> network = args.copyNetwork()
             ? BootPartition.networkProfiles(onHost(args.networkDir())) : java.util.Map.of();
@@ -164,25 +164,32 @@ public final class RealDisk implements Installer.Disk {
     source = in;
     if (stopped) { // a stop before the stream was known here did not close it
       in.close();
-      throw new java.io.InterruptedIOException("the installation was stopped");
+      throw stoppedError();
     }
     return new java.io.FilterInputStream(in) {
       @Override
       public int read(byte[] b, int off, int len) throws java.io.IOException {
+        java.io.IOException failed = null;
+        int n = 0;
         try {
-          int n = stopped ? 0 : super.read(b, off, len);
-          if (stopped) { // checked after the read too: a stream closed by stop() may end like a short image
-            throw new java.io.InterruptedIOException("the installation was stopped");
-          }
-          return n;
+          n = stopped ? 0 : super.read(b, off, len);
         } catch (java.io.IOException e) {
-          if (stopped && !(e instanceof java.io.InterruptedIOException)) {
-            throw new java.io.InterruptedIOException("the installation was stopped");
-          }
-          throw e;
+          failed = e;
         }
+        // checked after the read too: a stream closed by stop() fails or ends like a short image
+        if (stopped) {
+          throw stoppedError();
+        }
+        if (failed != null) {
+          throw failed;
+        }
+        return n;
       }
     };
+  }
+
+  private static java.io.InterruptedIOException stoppedError() {
+    return new java.io.InterruptedIOException("the installation was stopped");
   }
 
   /**
