@@ -340,6 +340,14 @@ public final class SnapshotMapper {
   }
 
   public static StoredCluster stored(ClusterRecord r) {
+    return stored(r, true);
+  }
+
+  /**
+   * The row of {@code r}; without {@code withValidations} its validations_info is left null, not encoded (a commit that
+   * did not change them does not write them).
+   */
+  public static StoredCluster stored(ClusterRecord r, boolean withValidations) {
     ClusterContext c = r.context();
     ObjectNode state = JSON.createObjectNode();
     state.put("day2", c.day2());
@@ -386,7 +394,8 @@ public final class SnapshotMapper {
     putInstant(state, "controller_logs_started_at", c.controllerLogsStartedAt());
     putInstant(state, "controller_logs_collected_at", c.controllerLogsCollectedAt());
     return new StoredCluster(c.id(), r.tenant(), c.name(), c.openshiftVersion(), c.status().wire(), c.statusInfo(),
-        offset(c.statusUpdatedAt()), null, c.validationsInfo() == null ? null : c.validationsInfo().toJson(),
+        offset(c.statusUpdatedAt()), null,
+        !withValidations || c.validationsInfo() == null ? null : c.validationsInfo().toJson(),
         r.progress(), offset(c.installStartedAt()), offset(r.installCompletedAt()), canonical(state), r.rowVersion());
   }
 
