@@ -226,10 +226,10 @@ public final class FleetSwarm {
         int readyOrBeyond = 0;
         // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
         // cluster hundreds of MB per poll), which loaded the service more than the agents did
-        JsonNode listed;
+        List<Listed> listed;
         long listStart = System.nanoTime();
         try {
-          listed = get("/clusters");
+          listed = send(HttpRequest.newBuilder(api("/clusters")).GET(), FleetSwarm::readListing);
         } catch (java.net.http.HttpTimeoutException e) {
           out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
           continue; // a busy service is no reason to stop the agents
@@ -242,15 +242,15 @@ public final class FleetSwarm {
           Thread.sleep(1000);
           continue;
         }
-        for (JsonNode c : listed) {
-          String id = c.path("id").asText();
+        for (Listed c : listed) {
+          String id = c.id();
           if (!ours.contains(id)) {
             continue;
           }
-          String status = c.path("status").asText();
+          String status = c.status();
           clusters.merge(status, 1, Integer::sum);
-          int total = c.path("total_host_count").asInt();
-          int known = c.path("ready_host_count").asInt();
+          int total = c.totalHosts();
+          int known = c.readyHosts();
           hosts.merge("registered", total, Integer::sum);
           hosts.merge("known", known, Integer::sum);
           hostCount += total;
@@ -509,18 +509,77 @@ public final class FleetSwarm {
   }
 
   private JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
+    return send(b, in -> {
+      byte[] body = in.readAllBytes();
+      return body.length == 0 ? JSON.createObjectNode() : JSON.readTree(body);
+    });
+  }
+
+  /** How a successful answer's body is read. */
+  @FunctionalInterface
+  interface BodyReader<T> {
+    T read(java.io.InputStream body) throws IOException;
+  }
+
+  /** A cluster of the list, as far as the swarm follows it. */
+  record Listed(String id, String status, int totalHosts, int readyHosts) {}
+
+  /**
+   * The cluster list's fields the swarm follows, read as the answer streams in: 10,000 clusters are ~75 MB, and
+   * building the whole tree of each list (then dropping all but four fields) was a fifth of the swarm's CPU.
+   */
+  static List<Listed> readListing(java.io.InputStream body) throws IOException {
+    try (com.fasterxml.jackson.core.JsonParser p = JSON.getFactory().createParser(body)) {
+      if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+        throw new IOException("the cluster list is not a JSON array");
+      }
+      List<Listed> listed = new ArrayList<>();
+      while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+        String id = "";
+        String status = "";
+        int total = 0;
+        int ready = 0;
+        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+          String field = p.currentName();
+          p.nextToken();
+          switch (field) {
+            case "id" -> id = p.getValueAsString("");
+            case "status" -> status = p.getValueAsString("");
+            case "total_host_count" -> total = p.getValueAsInt();
+            case "ready_host_count" -> ready = p.getValueAsInt();
+            default -> p.skipChildren(); // nested documents (hosts, networks) say "status" and "id" too
+          }
+        }
+        listed.add(new Listed(id, status, total, ready));
+      }
+      return listed;
+    }
+  }
+
+  private <T> T send(HttpRequest.Builder b, BodyReader<T> reader) throws IOException, InterruptedException {
     if (config.userToken() != null) {
       b.header("Authorization", "Bearer " + config.userToken());
     }
     HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
     for (int attempt = 1; ; attempt++) {
-      HttpResponse<String> r;
       try {
-        r = http.send(req, HttpResponse.BodyHandlers.ofString());
-      } catch (java.net.http.HttpTimeoutException e) {
+        HttpResponse<java.io.InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        try (java.io.InputStream body = r.body()) {
+          if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)
+            Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
+            continue;
+          }
+          if (r.statusCode() >= 300) {
+            throw new Refused(r.statusCode(), req.method() + " " + req.uri().getPath() + " answered " + r.statusCode()
+                + ": " + new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+          }
+          return reader.read(body);
+        }
+      } catch (Refused | java.net.http.HttpTimeoutException e) {
         throw e; // the callers decide (a busy service)
       } catch (IOException e) {
-        // the instance restarting (an upgrade, a crash): come back for a minute, as its agents do
+        // the instance restarting (an upgrade, a crash), also while its answer streamed in: come back for a minute, as
+        // its agents do
         if (attempt >= 60) {
           throw e;
         }
@@ -528,17 +587,7 @@ public final class FleetSwarm {
           out.printf("%s %s: %s; trying again for a minute%n", req.method(), req.uri().getPath(), e.getMessage());
         }
         Thread.sleep(1000);
-        continue;
       }
-      if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)
-        Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
-        continue;
-      }
-      if (r.statusCode() >= 300) {
-        throw new Refused(r.statusCode(), req.method() + " " + req.uri().getPath() + " answered " + r.statusCode() + ": "
-            + r.body());
-      }
-      return r.body().isEmpty() ? JSON.createObjectNode() : JSON.readTree(r.body());
     }
   }
 
