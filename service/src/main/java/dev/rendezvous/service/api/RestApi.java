@@ -55,7 +55,7 @@ public final class RestApi {
   private final long bodyLimitBytes;
   private final BusPublisher bus;
   private final Brain brain;
-  private final ClusterListViews clusterList;
+  private final ClusterViews clusterViews;
 
   /** Publishes to the bus; the future fails when the broker did not take the record. */
   @FunctionalInterface
@@ -79,7 +79,7 @@ public final class RestApi {
     this.catalog = catalog;
     this.auth = auth;
     this.clusterParams = new ClusterParams(catalog);
-    this.clusterList = new ClusterListViews(catalog);
+    this.clusterViews = new ClusterViews(catalog);
     this.infraEnvs = new InfraEnvsApi(db, catalog, downloadUrl, brain);
     this.bodyLimitBytes = bodyLimitBytes;
   }
@@ -252,7 +252,7 @@ public final class RestApi {
       Tenant t = UserAuth.tenant(ctx);
       boolean withHosts = Requests.queryBool(ctx, "with_hosts", false);
       if (!withHosts) { // counts only: a host's record carries its inventory and its view of every peer
-        return clusterList.list(ctx.vertx(), db, t.name());
+        return clusterViews.list(ctx.vertx(), db, t.name());
       }
       return ClusterRepository.list(db, t.name()).compose(rows -> {
         List<UUID> ids = rows.stream().map(ClusterRow::id).toList();
@@ -269,8 +269,10 @@ public final class RestApi {
     handle(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "cluster_id");
-      boolean exclude = Requests.queryBool(ctx, "exclude-hosts", false);
-      return cluster(t, id).compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, !exclude)));
+      if (Requests.queryBool(ctx, "exclude-hosts", false)) { // what controllers poll: counts, no host read
+        return clusterViews.one(db, t.name(), id);
+      }
+      return cluster(t, id).compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, true)));
     });
   }
 

@@ -162,6 +162,27 @@ public final class ClusterRepository {
         });
   }
 
+  /** A cluster's row version and its hosts' counts. */
+  public record VersionAndCounts(long rowVersion, HostRepository.HostCounts counts) {}
+
+  /**
+   * The cluster's row version and its hosts' counts in one statement, a few bytes instead of the row (empty: no such
+   * cluster of the tenant). Its hosts are counted as {@link HostRepository#countsByClusters} counts them.
+   */
+  public static Future<Optional<VersionAndCounts>> versionAndCounts(SqlClient db, String tenant, UUID id) {
+    return db.preparedQuery("SELECT c.row_version, count(h.id), count(h.id) FILTER (WHERE h.status = 'known')"
+            + " FROM clusters c LEFT JOIN (hosts h JOIN infra_envs ie ON ie.id = h.infra_env_id AND ie.tenant = $2)"
+            + " ON h.cluster_id = c.id WHERE c.id = $1 AND c.tenant = $2 GROUP BY c.row_version")
+        .execute(Tuple.of(id, tenant))
+        .map(rs -> {
+          if (rs.size() == 0) {
+            return Optional.empty();
+          }
+          Row r = rs.iterator().next();
+          return Optional.of(new VersionAndCounts(r.getLong(0), new HostRepository.HostCounts(r.getLong(1), r.getLong(2))));
+        });
+  }
+
   /** {@link #COLUMNS} with the JSON documents as their text, which the client then does not parse. */
   private static final String COLUMNS_JSON_AS_TEXT =
       "id, tenant, name, openshift_version, status, status_info, status_updated_at, spec::text AS spec,"

@@ -21,15 +21,17 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Upstream's cluster list (every cluster of the tenant, no paging, no hosts) at fleet size. Each cluster's view is a
- * function of its row and its host counts, so it is encoded once per row version and counts and kept: a list reads
- * the row versions and the counts, then only the rows that changed since the last list. At 10,000 clusters that is
- * what stays fast while a fleet installs: reading and building all of them took seconds per list (issue 40).
+ * Upstream's cluster list (every cluster of the tenant, no paging, no hosts) and a cluster's GET without its hosts, at
+ * fleet size. Each cluster's view is a function of its row and its host counts, so it is encoded once per row version
+ * and counts and kept: a list reads the row versions and the counts, then only the rows that changed since the last
+ * list. At 10,000 clusters that is what stays fast while a fleet installs: reading and building all of them took
+ * seconds per list (issue 40). A cluster's GET reads its version and counts the same way: each site's controller asks
+ * for its cluster every few seconds while it installs, ~28 times a site, and most of those find the row as it was.
  * Every write to a cluster row bumps its version ({@code row_version}; the creation's own transaction aside, which no
- * list sees half done). Kept per tenant, only for clusters a list has shown (~7 KB each); a cluster that left the
- * list is dropped at the next one.
+ * list sees half done). Kept per tenant (~7 KB a cluster); a cluster that left the list is dropped at the next one,
+ * and at once when its GET finds it gone.
  */
-final class ClusterListViews {
+final class ClusterViews {
   /** Above this many clusters to build or join, the work runs on a worker thread, not an event loop. */
   private static final int LARGE = 50;
 
@@ -38,7 +40,7 @@ final class ClusterListViews {
   private final ReleaseCatalog catalog;
   private final Map<String, Map<UUID, View>> byTenant = new ConcurrentHashMap<>();
 
-  ClusterListViews(ReleaseCatalog catalog) {
+  ClusterViews(ReleaseCatalog catalog) {
     this.catalog = catalog;
   }
 
@@ -62,13 +64,44 @@ final class ClusterListViews {
     });
   }
 
+  /**
+   * The cluster as upstream's GET with {@code exclude-hosts} answers it: the kept view while the row and the host
+   * counts are the ones it was built from, else the row read and its view kept.
+   */
+  Future<Buffer> one(SqlClient db, String tenant, UUID id) {
+    Map<UUID, View> kept = byTenant.computeIfAbsent(tenant, t -> new ConcurrentHashMap<>());
+    return ClusterRepository.versionAndCounts(db, tenant, id).compose(found -> {
+      if (found.isEmpty()) {
+        kept.remove(id);
+        return Future.failedFuture(ApiError.notFound("cluster", id));
+      }
+      View k = kept.get(id);
+      if (k != null && k.rowVersion() == found.get().rowVersion() && k.counts().equals(found.get().counts())) {
+        return Future.succeededFuture(k.json());
+      }
+      return ClusterRepository.byIds(db, tenant, List.of(id)).map(rows -> {
+        if (rows.isEmpty()) {
+          kept.remove(id);
+          throw ApiError.notFound("cluster", id);
+        }
+        // the counts as read just before the row: a host that moved in between is counted by the next GET
+        View v = view(rows.get(0).parse(), found.get().counts());
+        kept.merge(id, v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
+        return v.json();
+      });
+    });
+  }
+
+  private View view(ClusterRow r, HostCounts counts) {
+    return new View(r.rowVersion(), counts, ApiViews.cluster(r, catalog, counts).toBuffer());
+  }
+
   private Buffer join(Map<UUID, View> kept, List<RowVersion> versions, List<UnparsedRow> unparsed,
       Map<UUID, HostCounts> counts) {
     Map<UUID, View> fresh = new HashMap<>();
     for (UnparsedRow u : unparsed) {
       ClusterRow r = u.parse();
-      HostCounts c = countsOf(counts, r.id());
-      View v = new View(r.rowVersion(), c, ApiViews.cluster(r, catalog, c).toBuffer());
+      View v = view(r, countsOf(counts, r.id()));
       fresh.put(r.id(), v);
       // a list running beside this one may have kept a newer row already: the newer stays
       kept.merge(r.id(), v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
