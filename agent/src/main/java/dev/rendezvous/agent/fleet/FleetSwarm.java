@@ -1,5 +1,7 @@
 package dev.rendezvous.agent.fleet;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -7,6 +9,7 @@ import dev.rendezvous.agent.AgentConfig;
 import dev.rendezvous.agent.AgentSwarm;
 import io.vertx.core.Vertx;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -290,8 +293,9 @@ public final class FleetSwarm {
         // a list costs the service (and this process) in proportion to the fleet: 10,000 clusters are ~75 MB, and
         // listing again at once kept both busy with little news; so the pause grows with what the list took, and the
         // list takes at most a fifth of the time (at 2 times, a list read faster was only asked more often). A site
-        // found ready waits up to a second more for its install request.
-        Thread.sleep(Math.max(1000, 4 * (System.nanoTime() - listStart) / 1_000_000));
+        // found ready waits up to a second more for its install request. At most 30 s: a list of 10,000 clusters on
+        // a saturated machine took ~20 s, and the progress lines came 100 s apart.
+        Thread.sleep(Math.max(1000, Math.min(30_000, 4 * (System.nanoTime() - listStart) / 1_000_000)));
       }
     } finally {
       installers.shutdownNow();
@@ -520,7 +524,7 @@ public final class FleetSwarm {
   /** How a successful answer's body is read. */
   @FunctionalInterface
   interface BodyReader<T> {
-    T read(java.io.InputStream body) throws IOException;
+    T read(InputStream body) throws IOException;
   }
 
   /** A cluster of the list, as far as the swarm follows it. */
@@ -530,18 +534,18 @@ public final class FleetSwarm {
    * The cluster list's fields the swarm follows, read as the answer streams in: 10,000 clusters are ~75 MB, and
    * building the whole tree of each list (then dropping all but four fields) was a fifth of the swarm's CPU.
    */
-  static List<Listed> readListing(java.io.InputStream body) throws IOException {
-    try (com.fasterxml.jackson.core.JsonParser p = JSON.getFactory().createParser(body)) {
-      if (p.nextToken() != com.fasterxml.jackson.core.JsonToken.START_ARRAY) {
+  static List<Listed> readListing(InputStream body) throws IOException {
+    try (JsonParser p = JSON.getFactory().createParser(body)) {
+      if (p.nextToken() != JsonToken.START_ARRAY) {
         throw new IOException("the cluster list is not a JSON array");
       }
       List<Listed> listed = new ArrayList<>();
-      while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.START_OBJECT) {
+      while (p.nextToken() == JsonToken.START_OBJECT) {
         String id = "";
         String status = "";
         int total = 0;
         int ready = 0;
-        while (p.nextToken() == com.fasterxml.jackson.core.JsonToken.FIELD_NAME) {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
           String field = p.currentName();
           p.nextToken();
           switch (field) {
@@ -565,15 +569,15 @@ public final class FleetSwarm {
     HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
     for (int attempt = 1; ; attempt++) {
       try {
-        HttpResponse<java.io.InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
-        try (java.io.InputStream body = r.body()) {
+        HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
+        try (InputStream body = r.body()) {
           if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)
             Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
             continue;
           }
           if (r.statusCode() >= 300) {
             throw new Refused(r.statusCode(), req.method() + " " + req.uri().getPath() + " answered " + r.statusCode()
-                + ": " + new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+                + ": " + new String(body.readAllBytes(), StandardCharsets.UTF_8));
           }
           return reader.read(body);
         }
