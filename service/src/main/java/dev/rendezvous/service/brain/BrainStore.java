@@ -420,15 +420,8 @@ final class BrainStore {
         + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ($::text::jsonb->>'timestamp')::bigint))", s.state());
     col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",
         SnapshotMapper.offset(s.checkedInAt()));
-    StringBuilder sql = new StringBuilder("WITH u AS (UPDATE hosts SET ");
-    List<Object> args = new ArrayList<>(Arrays.asList(s.id(), s.infraEnvId(), version, now));
-    for (Assign a : set) {
-      args.add(a.value());
-      sql.append(a.sql().replace("$", "$" + args.size())).append(", ");
-    }
-    sql.append("updated_at = $4, row_version = row_version + 1 WHERE id = $1 AND infra_env_id = $2 AND row_version = $3"
-        + " RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')");
-    return conn.preparedQuery(sql.toString()).execute(Tuple.from(args));
+    return guardedUpdate(conn, "hosts", set, Arrays.asList(s.id(), s.infraEnvId(), version, now),
+        "updated_at = $4, row_version = row_version + 1 WHERE id = $1 AND infra_env_id = $2 AND row_version = $3");
   }
 
   /**
@@ -448,14 +441,23 @@ final class BrainStore {
     col(set, true, "install_started_at = $", c.installStartedAt());
     col(set, true, "install_completed_at = $", c.installCompletedAt());
     col(set, true, "state = $::text::jsonb", c.state());
-    StringBuilder sql = new StringBuilder("WITH u AS (UPDATE clusters SET ");
-    List<Object> args = new ArrayList<>(Arrays.asList(c.id(), was.rowVersion(), now));
+    return guardedUpdate(conn, "clusters", set, Arrays.asList(c.id(), was.rowVersion(), now),
+        "updated_at = $3, row_version = row_version + 1 WHERE id = $1 AND row_version = $2");
+  }
+
+  /**
+   * {@code UPDATE table SET} the columns of {@code set} (numbered after the {@code fixed} parameters), then {@code rest}
+   * (the bookkeeping and the guard, on the fixed ones); a guard that matched no row raises {@link #STALE}.
+   */
+  private static Future<?> guardedUpdate(SqlConnection conn, String table, List<Assign> set, List<Object> fixed,
+      String rest) {
+    StringBuilder sql = new StringBuilder("WITH u AS (UPDATE " + table + " SET ");
+    List<Object> args = new ArrayList<>(fixed);
     for (Assign a : set) {
       args.add(a.value());
       sql.append(a.sql().replace("$", "$" + args.size())).append(", ");
     }
-    sql.append("updated_at = $3, row_version = row_version + 1 WHERE id = $1 AND row_version = $2"
-        + " RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')");
+    sql.append(rest).append(" RETURNING 1) SELECT rdv_assert(EXISTS (SELECT 1 FROM u), '" + STALE + "')");
     return conn.preparedQuery(sql.toString()).execute(Tuple.from(args));
   }
 
