@@ -75,8 +75,9 @@ final class ClusterViews {
         kept.remove(id);
         return Future.failedFuture(ApiError.notFound("cluster", id));
       }
+      ClusterRepository.VersionAndCounts now = found.get();
       View k = kept.get(id);
-      if (k != null && k.rowVersion() == found.get().rowVersion() && k.counts().equals(found.get().counts())) {
+      if (k != null && k.rowVersion() == now.rowVersion() && k.counts().equals(now.counts())) {
         return Future.succeededFuture(k.json());
       }
       return ClusterRepository.byIds(db, tenant, List.of(id)).map(rows -> {
@@ -85,11 +86,16 @@ final class ClusterViews {
           throw ApiError.notFound("cluster", id);
         }
         // the counts as read just before the row: a host that moved in between is counted by the next GET
-        View v = view(rows.get(0).parse(), found.get().counts());
-        kept.merge(id, v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
+        View v = view(rows.get(0).parse(), now.counts());
+        keep(kept, id, v);
         return v.json();
       });
     });
+  }
+
+  /** A list or GET running beside this one may have kept a newer row already: the newer stays. */
+  private static void keep(Map<UUID, View> kept, UUID id, View v) {
+    kept.merge(id, v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
   }
 
   private View view(ClusterRow r, HostCounts counts) {
@@ -103,8 +109,7 @@ final class ClusterViews {
       ClusterRow r = u.parse();
       View v = view(r, countsOf(counts, r.id()));
       fresh.put(r.id(), v);
-      // a list running beside this one may have kept a newer row already: the newer stays
-      kept.merge(r.id(), v, (old, mine) -> mine.rowVersion() >= old.rowVersion() ? mine : old);
+      keep(kept, r.id(), v);
     }
     // the views in list order, each the one built here or else the one kept (none: deleted between the two reads)
     List<Buffer> parts = new ArrayList<>(versions.size());
