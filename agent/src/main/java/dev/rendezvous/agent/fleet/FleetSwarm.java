@@ -28,8 +28,8 @@ import java.util.TreeMap;
 /**
  * A fleet of dry-run clusters driven through the user API as a user would: N clusters (single node when a cluster
  * has one host, else three masters and the rest workers), each with an infra-env whose agent token a swarm of M
- * dry-run agents uses; then, with {@code install}, each cluster is installed as soon as it is ready. Progress is
- * printed as clusters and hosts by status; the report says how long each milestone took.
+ * dry-run agents uses; with {@code install}, each cluster is installed as soon as it is ready, while the rest are still
+ * being created. Progress is printed as clusters and hosts by status; the report says how long each milestone took.
  *
  * <p>Blocking (user API calls with the JDK client): run it from a main thread, never an event loop. The agents
  * themselves run on the given Vert.x.
@@ -129,12 +129,16 @@ public final class FleetSwarm {
           : "an open-file limit of " + limit + " per process");
     }
     java.util.concurrent.ExecutorService creators = java.util.concurrent.Executors.newFixedThreadPool(CREATORS);
+    // the follower starts with the first cluster, as a fleet's sites are installed as they turn ready: waiting for the
+    // whole fleet to be created first left 10,000 sites ready for minutes, their periodic checks costing all along
+    java.util.concurrent.ExecutorService follower = java.util.concurrent.Executors.newSingleThreadExecutor();
+    Creation creation = new Creation(config.clusters());
     try {
+      java.util.concurrent.Future<Report> following = follower.submit(() -> follow(t0, creation));
       // created CREATORS at a time (a fleet's clusters come from many hands), launched here one by one as they come
       java.util.concurrent.CompletionService<String[]> created =
           new java.util.concurrent.ExecutorCompletionService<>(creators);
       int submitted = 0;
-      long nextProgress = System.nanoTime() + config.reportEvery().toNanos();
       for (int done = 0; done < config.clusters(); done++) {
         while (submitted < config.clusters() && submitted - done < CREATORS) {
           String name = config.prefix() + "-" + submitted++;
@@ -144,14 +148,11 @@ public final class FleetSwarm {
             return new String[] {id, infraEnv[0], infraEnv[1], infraEnv[2]};
           });
         }
-        String[] c = take(created);
+        String[] c = take(created, following);
         String clusterId = c[0];
         String[] ie = {c[1], c[2], c[3]};
         clusterIds.add(clusterId);
-        if (System.nanoTime() >= nextProgress) {
-          out.printf("t=%6.1f s  created %,d of %,d clusters%n", seconds(t0), done + 1, config.clusters());
-          nextProgress += config.reportEvery().toNanos();
-        }
+        creation.add(clusterId);
         List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie[0], "--dry-run",
             "--swarm", Integer.toString(config.hostsPerCluster())));
         if (ie[2] != null) {
@@ -170,12 +171,14 @@ public final class FleetSwarm {
         }
         swarms.add(AgentSwarm.start(vertx, shared, agents, config.hostsPerCluster(), config.bootSpread()));
       }
+      creation.finish(List.copyOf(clusterIds));
       out.printf("fleet: %d clusters x %d hosts created at %s (%.1f s)%n", config.clusters(), config.hostsPerCluster(),
           config.url(), seconds(t0));
-      Report r = follow(t0, clusterIds);
+      Report r = outcome(following);
       return config.hold().isZero() ? r : hold(t0, r);
     } finally {
       creators.shutdownNow();
+      follower.shutdownNow();
       for (AgentSwarm s : swarms) {
         s.stop().toCompletionStage().toCompletableFuture().join();
       }
@@ -188,24 +191,86 @@ public final class FleetSwarm {
     }
   }
 
-  /** A created cluster, or what went wrong creating it (the service's answer, as {@link #send} throws it). */
-  private static String[] take(java.util.concurrent.CompletionService<String[]> created)
-      throws IOException, InterruptedException {
-    try {
-      return created.take().get();
-    } catch (java.util.concurrent.ExecutionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof InterruptedException ie) {
-        throw ie;
-      }
-      throw new IllegalStateException(e.getCause());
+  /**
+   * The clusters created so far, shared by the creating thread and the follower: the follower counts only these, and
+   * its deadline starts once all are created (creating 10,000 took 5 to 6 minutes).
+   */
+  private static final class Creation {
+    private final Set<String> ids = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final int total;
+    private volatile List<String> all; // in creation order, once every cluster is created
+    private volatile long finishedNanos;
+
+    Creation(int total) {
+      this.total = total;
+    }
+
+    void add(String id) {
+      ids.add(id);
+    }
+
+    void finish(List<String> inOrder) {
+      finishedNanos = System.nanoTime();
+      all = inOrder;
+    }
+
+    boolean ours(String id) {
+      return ids.contains(id);
+    }
+
+    int created() {
+      return ids.size();
+    }
+
+    /** Null while clusters are still being created. */
+    List<String> all() {
+      return all;
     }
   }
 
-  private Report follow(long t0, List<String> clusterIds) throws IOException, InterruptedException {
-    Set<String> ours = new HashSet<>(clusterIds);
+  /** The follower's report, or what stopped it (an install refused, the service's answer). */
+  private static Report outcome(java.util.concurrent.Future<Report> following) throws IOException, InterruptedException {
+    try {
+      return following.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw rethrown(e);
+    }
+  }
+
+  private static IOException rethrown(java.util.concurrent.ExecutionException e) throws InterruptedException {
+    if (e.getCause() instanceof IOException io) {
+      return io;
+    }
+    if (e.getCause() instanceof InterruptedException ie) {
+      throw ie;
+    }
+    throw new IllegalStateException(e.getCause());
+  }
+
+  /**
+   * A created cluster, or what went wrong creating it (the service's answer, as {@link #send} throws it), or what
+   * stopped the follower meanwhile.
+   */
+  private static String[] take(java.util.concurrent.CompletionService<String[]> created,
+      java.util.concurrent.Future<Report> following) throws IOException, InterruptedException {
+    while (true) {
+      java.util.concurrent.Future<String[]> next = created.poll(1, java.util.concurrent.TimeUnit.SECONDS);
+      if (next == null) {
+        if (following.isDone()) {
+          outcome(following); // throws what stopped it
+          throw new IllegalStateException("the follower ended before every cluster was created");
+        }
+        continue;
+      }
+      try {
+        return next.get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw rethrown(e);
+      }
+    }
+  }
+
+  private Report follow(long t0, Creation creation) throws IOException, InterruptedException {
     Set<String> installRequested = java.util.concurrent.ConcurrentHashMap.newKeySet();
     Map<String, Long> installStarted = new java.util.concurrent.ConcurrentHashMap<>();
     // install requests go out beside the progress lines, INSTALLS_IN_FLIGHT at a time (the first pass of a big fleet
@@ -217,11 +282,16 @@ public final class FleetSwarm {
     double registered = -1;
     double ready = -1;
     double done = -1;
-    long deadline = System.nanoTime() + config.timeout().toNanos();
+    long deadline = Long.MAX_VALUE; // set once every cluster is created
     long nextReport = 0;
     Map<String, Integer> clusters = new TreeMap<>();
     try {
       while (System.nanoTime() < deadline) {
+        // read before the list: every cluster the list could miss was created after it
+        List<String> all = creation.all();
+        if (all != null && deadline == Long.MAX_VALUE) {
+          deadline = creation.finishedNanos + config.timeout().toNanos();
+        }
         clusters.clear();
         Map<String, Integer> hosts = new TreeMap<>();
         List<String> toInstall = new ArrayList<>();
@@ -247,7 +317,7 @@ public final class FleetSwarm {
         }
         for (Listed c : listed) {
           String id = c.id();
-          if (!ours.contains(id)) {
+          if (!creation.ours(id)) {
             continue;
           }
           String status = c.status();
@@ -283,7 +353,8 @@ public final class FleetSwarm {
         int finished = config.install() ? clusters.getOrDefault("installed", 0) + clusters.getOrDefault("error", 0)
             : clusters.getOrDefault("ready", 0);
         if (System.nanoTime() >= nextReport || finished == config.clusters()) {
-          out.printf("t=%6.1f s  clusters %s  hosts %s%s%n", seconds(t0), clusters, hosts, serviceCounts());
+          String creating = all != null ? "" : String.format("created %,d of %,d  ", creation.created(), config.clusters());
+          out.printf("t=%6.1f s  %sclusters %s  hosts %s%s%n", seconds(t0), creating, clusters, hosts, serviceCounts());
           nextReport = System.nanoTime() + config.reportEvery().toNanos();
         }
         if (finished == config.clusters()) {
@@ -302,8 +373,9 @@ public final class FleetSwarm {
     }
     List<Double> took = new ArrayList<>(installTook.values());
     took.sort(Double::compare);
-    Report r = new Report(registered, ready, done, Map.copyOf(clusters), List.copyOf(clusterIds), List.copyOf(took),
-        Map.copyOf(clusters));
+    List<String> clusterIds = creation.all();
+    Report r = new Report(registered, ready, done, Map.copyOf(clusters),
+        clusterIds != null ? clusterIds : List.of(), List.copyOf(took), Map.copyOf(clusters));
     out.printf("fleet: all hosts registered %s, all clusters ready %s, %s %s%n", at(registered), at(ready),
         config.install() ? "all installed or failed" : "all ready", at(done));
     if (!took.isEmpty()) {
