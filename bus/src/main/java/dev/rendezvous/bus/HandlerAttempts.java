@@ -179,6 +179,18 @@ final class HandlerAttempts {
         }
     }
 
+    /** Poll thread: waits up to {@code nanos} for a signal from another thread, kept for the next drain. */
+    void awaitRemoteSignal(long nanos) {
+        try {
+            Signal s = remoteSignals.poll(nanos, TimeUnit.NANOSECONDS);
+            if (s != null) {
+                localSignals.add(s);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Waits (bounded) for running handlers of {@code states}, handling completions meanwhile; no new dispatch. */
     void awaitInFlight(Collection<PartitionState> states, Duration timeout) {
         try {

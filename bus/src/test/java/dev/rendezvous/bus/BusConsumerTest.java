@@ -552,33 +552,57 @@ class BusConsumerTest {
     }
 
     @Test
-    void fetchBatchingGathersRecordsPublishedApartIntoFewFetches() throws Exception {
-        String topic = SharedKafka.newTopic("fetch-batching", 1);
+    void pacedPollsGatherRecordsPublishedApartIntoFewBatches() throws Exception {
+        String topic = SharedKafka.newTopic("poll-pacing", 1);
         List<Integer> eager = new CopyOnWriteArrayList<>();
         List<Integer> gathered = new CopyOnWriteArrayList<>();
-        try (BusConsumer asSoon = sizes(topic, eager, null); BusConsumer batching = sizes(topic, gathered,
-                Duration.ofMillis(300))) {
-            await(WAIT, () -> !asSoon.assignment().isEmpty() && !batching.assignment().isEmpty(), () -> "assigned");
+        try (BusConsumer asSoon = sizes(topic, eager, b -> b); BusConsumer paced = sizes(topic, gathered,
+                b -> b.pollPacing(Duration.ofMillis(300)))) {
+            await(WAIT, () -> !asSoon.assignment().isEmpty() && !paced.assignment().isEmpty(), () -> "assigned");
             // one record every 10 ms, each acknowledged before the next: 40 records over ~0.4 s
             for (int i = 0; i < 40; i++) {
                 producer.publish(topic, reply("cluster-f", i)).get(10, TimeUnit.SECONDS);
                 Thread.sleep(10);
             }
-            await(WAIT, () -> asSoon.handledCount() == 40 && batching.handledCount() == 40,
-                    () -> asSoon.handledCount() + " and " + batching.handledCount() + " handled");
+            await(WAIT, () -> asSoon.handledCount() == 40 && paced.handledCount() == 40,
+                    () -> asSoon.handledCount() + " and " + paced.handledCount() + " handled");
         }
         assertTrue(eager.size() > 15, "Kafka's default answers a fetch per record here: " + eager);
-        assertTrue(gathered.size() <= 8, "a fetch waits up to 300 ms for more: " + gathered);
+        assertTrue(gathered.size() <= 8, "a poll that returned records waits 300 ms before the next: " + gathered);
+    }
+
+    @Test
+    void aQuietBusCostsPacedConsumersAFetchPerHalfSecondNotOneEveryFewMillis() throws Exception {
+        String topic = SharedKafka.newTopic("quiet", 12);
+        List<Integer> ignored = new CopyOnWriteArrayList<>();
+        // the broker-side wait the consumers had before (fetch.min.bytes 32 KB, fetch.max.wait.ms 20): on a quiet bus
+        // the broker answers every 20 ms with nothing
+        try (BusConsumer waiting = sizes(topic, ignored, b -> b.config("fetch.min.bytes", 32 * 1024)
+                .config("fetch.max.wait.ms", 20)); BusConsumer paced = sizes(topic, ignored,
+                b -> b.pollPacing(Duration.ofMillis(20)))) {
+            await(WAIT, () -> !waiting.assignment().isEmpty() && !paced.assignment().isEmpty(), () -> "assigned");
+            double waited0 = waiting.fetchCount();
+            double paced0 = paced.fetchCount();
+            Thread.sleep(3000);
+            double waitedFetches = waiting.fetchCount() - waited0;
+            double pacedFetches = paced.fetchCount() - paced0;
+            assertTrue(waitedFetches >= 40, "a broker-side wait of 20 ms fetches all along: " + waitedFetches);
+            assertTrue(pacedFetches <= 10, "a paced consumer's fetch waits up to 500 ms for a record: " + pacedFetches);
+            // and a record on the quiet bus still arrives
+            producer.publish(topic, reply("cluster-q", 1)).get(10, TimeUnit.SECONDS);
+            await(WAIT, () -> paced.handledCount() == 1, () -> paced.handledCount() + " handled");
+        }
     }
 
     /** A consumer of its own group recording the size of each batch it is handed. */
-    private static BusConsumer sizes(String topic, List<Integer> sizes, Duration fetchWait) {
+    private static BusConsumer sizes(String topic, List<Integer> sizes,
+            java.util.function.UnaryOperator<BusConsumer.Builder> settings) {
         BusConsumer.Builder b = BusConsumer.builder(SharedKafka.bootstrap()).groupId("fetch-" + System.nanoTime())
                 .topics(List.of(topic)).batchHandler(batch -> {
                     sizes.add(batch.size());
                     return CompletableFuture.completedFuture(null);
                 }, 64);
-        return (fetchWait == null ? b : b.fetchBatching(1024 * 1024, fetchWait)).start();
+        return settings.apply(b).start();
     }
 
     @Test

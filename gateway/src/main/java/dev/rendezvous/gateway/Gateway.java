@@ -72,9 +72,9 @@ public final class Gateway {
                     .clientId("rdv-gateway-steps-" + config.gatewayId())
                     .topics(List.of(Topics.STEPS))
                     .startFrom(BusConsumer.StartFrom.LATEST)
-                    // plans reach the mailboxes within 10 ms rather than a fetch per plan batch: agents poll every
-                    // few seconds, and every gateway reads every plan (docs/benchmarks.md, session 19)
-                    .fetchBatching(32 * 1024, java.time.Duration.ofMillis(10))
+                    // plans reach the mailboxes within ~10 ms rather than a fetch per plan batch: every gateway reads
+                    // every plan (docs/benchmarks.md, session 19); a quiet bus costs a fetch per half second
+                    .pollPacing(java.time.Duration.ofMillis(10))
                     .handler(event -> {
                         gateway.directory.onSteps(event);
                         return CompletableFuture.completedFuture(null);

@@ -61,7 +61,7 @@ public final class EventMetrics implements AutoCloseable {
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-metrics")
         .topics(List.of(Topics.EVENTS)).startFrom(BusConsumer.StartFrom.LATEST)
         // counters scraped every few seconds: a quarter of a second late costs nothing and saves fetches
-        .fetchBatching(64 * 1024, java.time.Duration.ofMillis(250))
+        .pollPacing(java.time.Duration.ofMillis(250))
         .handler(this::count).start();
   }
 

@@ -72,11 +72,10 @@ public final class BrainConsumer implements AutoCloseable {
         // an instance that dies (kill -9, a lost machine) hands its clusters to the others within ~10 s, not
         // Kafka's default 45 s; agents keep polling meanwhile and their replies wait on the bus
         .config("session.timeout.ms", 10_000)
-        // replies gathered for up to 20 ms per fetch, not a fetch per producer batch. Session 19 chose 2 ms for the
-        // median reply (10 ms added ~5 ms). But each fetch names all 60 partitions (5 topics x 12), and at 2 ms an idle
-        // service spent 30 % of a core on empty fetches, 17 % at 20 ms. Warm 1,000-site swarms used ~11 % less
-        // service CPU at 20 ms (docs/benchmarks.md, session 35)
-        .fetchBatching(32 * 1024, java.time.Duration.ofMillis(20))
+        // replies gathered for up to 20 ms per fetch, not a fetch per producer batch: each fetch names all 60 partitions
+        // (5 topics x 12). Warm 1,000-site swarms used ~11 % less service CPU at 20 ms than at 2 ms (session 35). Paced
+        // polls, not a broker-side wait: an idle service no longer fetches every 20 ms (docs/benchmarks.md, session 37)
+        .pollPacing(java.time.Duration.ofMillis(20))
         .config("heartbeat.interval.ms", 3_000)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
