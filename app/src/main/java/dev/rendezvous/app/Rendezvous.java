@@ -276,9 +276,10 @@ public final class Rendezvous implements AutoCloseable {
       FleetMetrics.busConsumer(observability.registry(), BrainConsumer.GROUP, brain.busConsumer());
       FleetMetrics.busConsumer(observability.registry(), EventMetrics.GROUP, eventMetrics.busConsumer());
       opened.push(fleetMetrics);
-      // closed first to last, before the servers stop: metrics readers, consumers, the relay, the gateway, the producer
-      busClients = List.of(fleetMetrics, eventMetrics, brain, relay::stop, () -> gateway.close().await(10, TimeUnit.SECONDS),
-          producer);
+      // closed first to last, before the servers stop: metrics readers, consumers, the event feed and the relay (their
+      // polls of a pool closing under them logged a WARN each), the gateway, the producer
+      busClients = List.of(fleetMetrics, eventMetrics, brain, feed::stop, relay::stop,
+          () -> gateway.close().await(10, TimeUnit.SECONDS), producer);
       String fleetPage = ApiVerticle.FLEET_PAGE; // loads the class (and the page) here, off the event loops
       LOG.atDebug().addKeyValue("bytes", fleetPage.length()).log("fleet page loaded");
       dev.rendezvous.ui.UiBundle uiBundle = dev.rendezvous.ui.UiBundle.load(); // a few MB, read here, off the event loops
