@@ -72,8 +72,8 @@ public final class Gateway {
                     .clientId("rdv-gateway-steps-" + config.gatewayId())
                     .topics(List.of(Topics.STEPS))
                     .startFrom(BusConsumer.StartFrom.LATEST)
-                    // plans reach the mailboxes within ~10 ms rather than a fetch per plan batch: every gateway reads
-                    // every plan (docs/benchmarks.md, session 19); a quiet bus costs a fetch per half second
+                    // under load, a fetch per 10 ms of plans rather than one per plan batch: every gateway reads every
+                    // plan (docs/benchmarks.md, session 19); on a quiet bus a plan comes at once
                     .pollPacing(java.time.Duration.ofMillis(10))
                     .handler(event -> {
                         gateway.directory.onSteps(event);

@@ -132,7 +132,7 @@ public final class FleetSwarm {
     // the follower starts with the first cluster, as a fleet's sites are installed as they turn ready: waiting for the
     // whole fleet to be created first left 10,000 sites ready for minutes, their periodic checks costing all along
     java.util.concurrent.ExecutorService follower = java.util.concurrent.Executors.newSingleThreadExecutor();
-    Creation creation = new Creation(config.clusters());
+    Creation creation = new Creation();
     try {
       java.util.concurrent.Future<Report> following = follower.submit(() -> follow(t0, creation));
       // created CREATORS at a time (a fleet's clusters come from many hands), launched here one by one as they come
@@ -197,13 +197,8 @@ public final class FleetSwarm {
    */
   private static final class Creation {
     private final Set<String> ids = java.util.concurrent.ConcurrentHashMap.newKeySet();
-    private final int total;
     private volatile List<String> all; // in creation order, once every cluster is created
     private volatile long finishedNanos;
-
-    Creation(int total) {
-      this.total = total;
-    }
 
     void add(String id) {
       ids.add(id);
@@ -352,12 +347,13 @@ public final class FleetSwarm {
         }
         int finished = config.install() ? clusters.getOrDefault("installed", 0) + clusters.getOrDefault("error", 0)
             : clusters.getOrDefault("ready", 0);
-        if (System.nanoTime() >= nextReport || finished == config.clusters()) {
+        boolean over = all != null && finished == config.clusters();
+        if (System.nanoTime() >= nextReport || over) {
           String creating = all != null ? "" : String.format("created %,d of %,d  ", creation.created(), config.clusters());
           out.printf("t=%6.1f s  %sclusters %s  hosts %s%s%n", seconds(t0), creating, clusters, hosts, serviceCounts());
           nextReport = System.nanoTime() + config.reportEvery().toNanos();
         }
-        if (finished == config.clusters()) {
+        if (over) {
           done = seconds(t0);
           break;
         }
