@@ -16,6 +16,7 @@ import dev.rendezvous.bus.event.OperatorStatusReported;
 import dev.rendezvous.bus.event.StepReplyReceived;
 import dev.rendezvous.service.brain.Brain.Apply;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
+import dev.rendezvous.service.domain.cluster.ClusterStatus;
 import dev.rendezvous.service.domain.cluster.ClusterTransition;
 import dev.rendezvous.service.domain.cluster.InstallReports;
 import io.vertx.core.Future;
@@ -157,8 +158,13 @@ final class EventRouting {
     if (report == null) {
       return null;
     }
-    return w -> rules.clusterReport(w, c -> report.apply(c, w.now)).ifPresent(why -> LOG.atWarn()
-        .addKeyValue("cluster_id", e.clusterId()).addKeyValue("type", e.type()).log("cluster report refused: " + why));
+    return w -> rules.clusterReport(w, c -> report.apply(c, w.now)).ifPresent(why -> {
+      // a report that lands after the cluster was installed (the controller's last finalizing stage behind the
+      // service's own conclusion, seen in a 5-site swarm) is late news, not trouble: INFO, as refused host progress
+      boolean late = w.cluster() != null && w.cluster().status() == ClusterStatus.INSTALLED;
+      (late ? LOG.atInfo() : LOG.atWarn()).addKeyValue("cluster_id", e.clusterId()).addKeyValue("type", e.type())
+          .log("cluster report refused: " + why);
+    });
   }
 
   /** The controller's reports about its cluster, as domain transitions (null: not such a report). */
