@@ -74,6 +74,8 @@ public final class BusConsumer implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(BusConsumer.class);
     private static final AtomicLong INSTANCES = new AtomicLong();
+    /** Records a poll returns at most; a poll that returned fewer is followed by the pace ({@link Builder#pollPacing}). */
+    private static final int MAX_POLL_RECORDS = 500;
 
     /** Where to start reading when there is no committed offset (group mode) or always (fan-out mode). */
     public enum StartFrom { EARLIEST, LATEST }
@@ -90,7 +92,6 @@ public final class BusConsumer implements AutoCloseable {
     private final AtomicLong retried = new AtomicLong();
     private final AtomicLong split = new AtomicLong();
     private volatile boolean running = true;
-    private static final int MAX_POLL_RECORDS = 500;
     /** When the next poll may be made, with {@link Builder#pollPacing} (nanoTime; poll thread only). */
     private long nextPollAt = System.nanoTime();
 

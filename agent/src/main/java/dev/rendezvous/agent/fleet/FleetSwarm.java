@@ -118,7 +118,6 @@ public final class FleetSwarm {
 
   public Report run(Vertx vertx) throws IOException, InterruptedException {
     long t0 = System.nanoTime();
-    List<String> clusterIds = new ArrayList<>();
     List<AgentSwarm> swarms = new ArrayList<>();
     dev.rendezvous.agent.AgentRuntime shared = null; // one for every site run in this process
     long limit = SwarmProcesses.openFilesLimit();
@@ -151,7 +150,6 @@ public final class FleetSwarm {
         String[] c = take(created, following);
         String clusterId = c[0];
         String[] ie = {c[1], c[2], c[3]};
-        clusterIds.add(clusterId);
         creation.add(clusterId);
         List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie[0], "--dry-run",
             "--swarm", Integer.toString(config.hostsPerCluster())));
@@ -171,7 +169,7 @@ public final class FleetSwarm {
         }
         swarms.add(AgentSwarm.start(vertx, shared, agents, config.hostsPerCluster(), config.bootSpread()));
       }
-      creation.finish(List.copyOf(clusterIds));
+      creation.finish();
       out.printf("fleet: %d clusters x %d hosts created at %s (%.1f s)%n", config.clusters(), config.hostsPerCluster(),
           config.url(), seconds(t0));
       Report r = outcome(following);
@@ -193,20 +191,22 @@ public final class FleetSwarm {
 
   /**
    * The clusters created so far, shared by the creating thread and the follower: the follower counts only these, and
-   * its deadline starts once all are created (creating 10,000 took 5 to 6 minutes).
+   * its deadline starts once all are created (creating 10,000 took 5 to 6 minutes). Only the creating thread adds.
    */
   private static final class Creation {
     private final Set<String> ids = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final List<String> inOrder = new ArrayList<>(); // the creating thread's, published by finish()
     private volatile List<String> all; // in creation order, once every cluster is created
     private volatile long finishedNanos;
 
     void add(String id) {
       ids.add(id);
+      inOrder.add(id);
     }
 
-    void finish(List<String> inOrder) {
+    void finish() {
       finishedNanos = System.nanoTime();
-      all = inOrder;
+      all = List.copyOf(inOrder);
     }
 
     boolean ours(String id) {
@@ -369,9 +369,9 @@ public final class FleetSwarm {
     }
     List<Double> took = new ArrayList<>(installTook.values());
     took.sort(Double::compare);
-    List<String> clusterIds = creation.all();
-    Report r = new Report(registered, ready, done, Map.copyOf(clusters),
-        clusterIds != null ? clusterIds : List.of(), List.copyOf(took), Map.copyOf(clusters));
+    // set: the loop ends once every cluster is created (done, or the deadline that starts then)
+    Report r = new Report(registered, ready, done, Map.copyOf(clusters), creation.all(), List.copyOf(took),
+        Map.copyOf(clusters));
     out.printf("fleet: all hosts registered %s, all clusters ready %s, %s %s%n", at(registered), at(ready),
         config.install() ? "all installed or failed" : "all ready", at(done));
     if (!took.isEmpty()) {
