@@ -208,8 +208,15 @@ class ClusterApiTest {
     assertEquals(200, ready.status(), ready.body());
     assertEquals(true, ready.json().getBoolean("kafka"));
     assertEquals(true, ready.json().getBoolean("database"));
+    String unknown = java.util.UUID.randomUUID().toString();
+    assertEquals(404, api.get("/clusters/" + unknown).status());
     String metrics = api.get("/metrics").body();
     assertTrue(metrics.contains("vertx_http_server_requests_total"), "Vert.x HTTP metrics are exported");
+    // requests counted per operation: the templates of the routes that handled it (joined by '>'), never the id
+    assertTrue(java.util.regex.Pattern.compile("vertx_http_server_requests_total\\{[^}]*code=\"404\"[^}]*"
+        + "route=\"[^\"]*/api/assisted-install/v2/clusters/:cluster_id[>\"]").matcher(metrics).find(),
+        () -> metrics.lines().filter(l -> l.startsWith("vertx_http_server_requests_total")).toList().toString());
+    assertFalse(metrics.contains(unknown), "no id in a label");
     assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM metrics are exported");
     assertTrue(metrics.contains("rdv_gateway_agents_connected"), "the gateway's metrics are exported");
   }
