@@ -280,6 +280,7 @@ public final class FleetSwarm {
     long deadline = Long.MAX_VALUE; // set once every cluster is created
     long nextReport = 0;
     Map<String, Integer> clusters = new TreeMap<>();
+    Set<String> inError = new HashSet<>(); // of the last list
     try {
       while (System.nanoTime() < deadline) {
         // read before the list: every cluster the list could miss was created after it
@@ -310,6 +311,7 @@ public final class FleetSwarm {
           Thread.sleep(1000);
           continue;
         }
+        inError.clear();
         for (Listed c : listed) {
           String id = c.id();
           if (!creation.ours(id)) {
@@ -317,6 +319,9 @@ public final class FleetSwarm {
           }
           String status = c.status();
           clusters.merge(status, 1, Integer::sum);
+          if (status.equals("error")) {
+            inError.add(id);
+          }
           int total = c.totalHosts();
           int known = c.readyHosts();
           hosts.merge("registered", total, Integer::sum);
@@ -378,7 +383,30 @@ public final class FleetSwarm {
       out.printf("fleet: install duration per cluster p50 %.1f s, max %.1f s (%d clusters)%n",
           took.get(took.size() / 2), took.get(took.size() - 1), took.size());
     }
+    if (!inError.isEmpty()) {
+      out.println(SwarmFailures.summary(failedHosts(inError)));
+    }
     return r;
+  }
+
+  /**
+   * The hosts of the clusters that ended in {@code error}, with their reasons (the list says only "cluster has hosts
+   * in error"): one read per such cluster, once, at the end. A read that fails leaves that cluster without hosts.
+   */
+  private Map<String, List<SwarmFailures.FailedHost>> failedHosts(Set<String> ids) throws InterruptedException {
+    Map<String, List<SwarmFailures.FailedHost>> failed = new TreeMap<>();
+    for (String id : ids) {
+      List<SwarmFailures.FailedHost> hosts = new ArrayList<>();
+      try {
+        for (JsonNode h : send(HttpRequest.newBuilder(api("/clusters/" + id + "/hosts")).GET())) {
+          hosts.add(new SwarmFailures.FailedHost(h.path("status").asText(""), h.path("status_info").asText("")));
+        }
+      } catch (IOException e) {
+        hosts.add(new SwarmFailures.FailedHost("error", "its hosts could not be read: " + e.getMessage()));
+      }
+      failed.put(id, hosts);
+    }
+    return failed;
   }
 
   /** Install requests in flight at once: one after the other, 6,000 sites turning ready took ten minutes a pass. */
