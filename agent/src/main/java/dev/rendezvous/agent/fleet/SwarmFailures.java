@@ -8,8 +8,8 @@ import java.util.TreeMap;
  * Which of a swarm's failed clusters the load generator failed rather than the service. Every simulated host's
  * agent, installer and controller runs in the swarm's own processes, so a host that ran out of files, threads or
  * memory says so in its {@code status_info} (the installer's "install failed: java.io.IOException: Too many open
- * files") and is the swarm's failure; any other reason is the service's answer and worth a look. Pure: the swarm
- * reads the hosts, this sorts them.
+ * files") and is the swarm's failure; any other reason (the service's refusal or timeout, a bug of either) is worth
+ * a look. Pure: the swarm reads the hosts, this sorts them.
  */
 final class SwarmFailures {
   /** What a process of this machine running out of a resource says (Java's and the kernel's words). */
@@ -52,7 +52,7 @@ final class SwarmFailures {
       line.append(", most often: \"").append(mostCommon(own)).append('"');
     }
     if (others > 0) {
-      line.append(String.format("; %,d the service's answer, most often: \"%s\"", others, mostCommon(other)));
+      line.append(String.format("; %,d for other reasons, most often: \"%s\"", others, mostCommon(other)));
     }
     return line.toString();
   }

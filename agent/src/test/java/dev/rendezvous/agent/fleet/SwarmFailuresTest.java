@@ -37,13 +37,13 @@ class SwarmFailuresTest {
         "d", List.of(new FailedHost("error", timeout)),
         "e", List.of(new FailedHost("error", "Cluster installation was cancelled"))));
     assertEquals("fleet: 5 clusters in error, 2 of them the load generator's (a swarm process out of files, threads or "
-        + "memory), most often: \"" + OUT_OF_FILES + "\"; 3 the service's answer, most often: \"" + timeout + "\"", line);
+        + "memory), most often: \"" + OUT_OF_FILES + "\"; 3 for other reasons, most often: \"" + timeout + "\"", line);
   }
 
   @Test
   void aClusterWhoseHostsSayNothingIsStillCounted() {
     assertEquals("fleet: 1 cluster in error, 0 of them the load generator's (a swarm process out of files, threads or "
-        + "memory); 1 the service's answer, most often: \"no host in error said why\"",
+        + "memory); 1 for other reasons, most often: \"no host in error said why\"",
         SwarmFailures.summary(Map.of("a", List.of(new FailedHost("installing-in-progress", "")))));
   }
 }
