@@ -25,9 +25,10 @@ public final class Observability {
   }
 
   /**
-   * Builds a Vertx whose HTTP, pool and JVM metrics land in this registry. HTTP requests also carry the matched
-   * route's template ({@code /api/assisted-install/v2/clusters/:cluster_id}, never an id): which operations a fleet's
-   * agents and controllers call how often.
+   * Builds a Vertx whose HTTP, pool and JVM metrics land in this registry. HTTP requests also carry the templates of
+   * the routes that handled them, joined by {@code >} as Vert.x Web reports them ({@code
+   * /api/>/api/assisted-install/v2/clusters/:cluster_id}, never an id): which operations a fleet's agents and
+   * controllers call how often.
    */
   public Vertx newVertx(VertxOptions options) {
     options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true).setJvmMetricsEnabled(true)

@@ -398,7 +398,7 @@ public final class FleetSwarm {
     for (String id : ids) {
       List<SwarmFailures.FailedHost> hosts = new ArrayList<>();
       try {
-        for (JsonNode h : send(HttpRequest.newBuilder(api("/clusters/" + id + "/hosts")).GET())) {
+        for (JsonNode h : get("/clusters/" + id + "/hosts")) {
           hosts.add(new SwarmFailures.FailedHost(h.path("status").asText(""), h.path("status_info").asText("")));
         }
       } catch (IOException e) {

@@ -34,14 +34,12 @@ final class SwarmFailures {
     Map<String, Integer> own = new TreeMap<>();
     Map<String, Integer> other = new TreeMap<>();
     for (List<FailedHost> hosts : hostsByCluster.values()) {
-      String reason = hosts.stream().filter(h -> "error".equals(h.status()) && loadGenerators(h.statusInfo()))
-          .map(FailedHost::statusInfo).findFirst().orElse(null);
-      if (reason != null) {
-        own.merge(reason, 1, Integer::sum);
-      } else {
-        other.merge(hosts.stream().filter(h -> "error".equals(h.status())).map(FailedHost::statusInfo)
-            .filter(s -> s != null && !s.isBlank()).findFirst().orElse("no host in error said why"), 1, Integer::sum);
-      }
+      List<String> reasons = hosts.stream().filter(h -> "error".equals(h.status())).map(FailedHost::statusInfo)
+          .filter(s -> s != null && !s.isBlank()).toList();
+      // a load generator's reason on any host in error makes the cluster the load generator's
+      String reason = reasons.stream().filter(SwarmFailures::loadGenerators).findFirst()
+          .orElse(reasons.isEmpty() ? "no host in error said why" : reasons.get(0));
+      (loadGenerators(reason) ? own : other).merge(reason, 1, Integer::sum);
     }
     int owns = own.values().stream().mapToInt(Integer::intValue).sum();
     int others = other.values().stream().mapToInt(Integer::intValue).sum();
