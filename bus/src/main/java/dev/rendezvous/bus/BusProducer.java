@@ -52,8 +52,11 @@ public final class BusProducer implements AutoCloseable {
         conf.put(ProducerConfig.ACKS_CONFIG, "all");
         conf.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         conf.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        // small JSON records: a few ms of lingering buys large, well-compressed batches
-        conf.put(ProducerConfig.LINGER_MS_CONFIG, 5);
+        // batches form while earlier ones are in flight; 1 ms of lingering adds a little. An agent's reply is answered
+        // only once acked, so an agent waits out the linger: at 5 ms, 16 connections into one cluster got ~1,950
+        // replies/s, at 1 ms ~3,800/s with less CPU per reply (bigger brain units); 0 sent tiny batches and cost more
+        // CPU (docs/benchmarks.md, session 39)
+        conf.put(ProducerConfig.LINGER_MS_CONFIG, 1);
         conf.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
         conf.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         conf.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);
