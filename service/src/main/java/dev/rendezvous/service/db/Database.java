@@ -21,8 +21,11 @@ public final class Database {
 
   /** A pool named for its metrics ({@code vertx_pool_*{pool_type="sql",pool_name=NAME}}: queue time, in use). */
   public static Pool pool(Vertx vertx, String uri, int maxSize, String name) {
-    // statements are prepared once per connection: the brain runs the same few thousands of times a second
-    PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(256).setCachePreparedStatements(true)
+    // statements are prepared once per connection: the brain runs the same few thousands of times a second. A brain
+    // unit sends all its statements at once, one per host it writes (its pipelined units one after the other): at
+    // 256 in flight the rest waited for answers, and PostgreSQL sat "idle in transaction" until the event loop read
+    // them and sent more (a 1,000-host cluster's units of ~450 replies, docs/benchmarks.md session 39)
+    PgConnectOptions connect = PgConnectOptions.fromUri(uri).setPipeliningLimit(4096).setCachePreparedStatements(true)
         .setPreparedStatementCacheMaxSize(512);
     return PgBuilder.pool()
         .with(new PoolOptions().setMaxSize(maxSize).setShared(false).setName(name)
