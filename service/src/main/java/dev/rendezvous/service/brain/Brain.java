@@ -11,7 +11,9 @@ import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.StepIdGenerator;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import java.time.Instant;
@@ -207,7 +209,153 @@ public final class Brain {
    * are refreshed once, after all of them. Events applied before (a replay) are left out and the rest run again.
    */
   Future<Result> runEvents(WorkKey key, List<Apply> applies) {
-    return lanes.submit(key, () -> attemptEvents(key, applies));
+    int chunks = Math.min(PIPELINE_CHUNKS, applies.size() / PIPELINE_MIN_CHUNK);
+    if (chunks < 2) {
+      return lanes.submit(key, () -> attemptEvents(key, applies));
+    }
+    List<List<Apply>> parts = new ArrayList<>(chunks);
+    for (int i = 0; i < chunks; i++) {
+      parts.add(applies.subList(i * applies.size() / chunks, (i + 1) * applies.size() / chunks));
+    }
+    return lanes.submit(key, () -> pipelined(key, parts));
+  }
+
+  /** A key's events past twice this many run as pipelined units ({@link #pipelined}), ... */
+  static final int PIPELINE_MIN_CHUNK = 32;
+  /** ... in at most this many. */
+  static final int PIPELINE_CHUNKS = 4;
+
+  /** A unit's work ready to commit: its events, and the key's state once it committed. */
+  private record Prepared(Work work, List<String> eventIds, Loaded after) {}
+
+  /**
+   * Many events of one key (one cluster under a stream of replies) as several units sent one behind the other on one
+   * connection, each prepared while PostgreSQL runs the ones before it: a unit's domain work (the event loop) and its
+   * commit (PostgreSQL) had taken turns, and one busy cluster's lane kept neither busy (at 1,000 hosts, ~40 % of a core
+   * each). Unit i+1 starts from the state unit i leaves once committed and commits only if unit i did
+   * ({@link BrainStore#commitAfter}). When a unit does not commit (stale, a replay, a failure), the ones behind it do
+   * not either, and the rest run as one usual unit once the sent ones ended.
+   */
+  private Future<Result> pipelined(WorkKey key, List<List<Apply>> chunks) {
+    return loaded(key).compose(base -> {
+      if (base.cluster() == null && key.isCluster() || base.tenant() == null) {
+        return attemptEvents(key, rest(chunks, 0)); // gone, or nothing to write: the usual path says so
+      }
+      Pipeline pipeline = new Pipeline(key, chunks, Vertx.currentContext());
+      return store.withConnection(conn -> pipeline.run(conn, base)).compose(committed -> {
+        if (committed == chunks.size()) {
+          return Future.succeededFuture(Result.COMMITTED);
+        }
+        if (pipeline.failure != null) {
+          return Future.failedFuture(pipeline.failure);
+        }
+        if (pipeline.outcome == BrainStore.Outcome.STALE) {
+          cache.forget(key);
+        }
+        publisher.markLost(key); // a dropped unit may have consumed a lost push's mark: look at every host
+        return attemptEvents(key, rest(chunks, committed));
+      });
+    }).onFailure(e -> forgetUnlessUnreachable(key, e));
+  }
+
+  /** One run of {@link #pipelined}: its units sent on one connection, their outcomes taken in order. */
+  private final class Pipeline {
+    private final WorkKey key;
+    private final List<List<Apply>> chunks;
+    private final Context ctx;
+    private final List<Prepared> prepared = new ArrayList<>();
+    private final List<Promise<BrainStore.Outcome>> outcomes = new ArrayList<>();
+    private final List<Future<BrainStore.Outcome>> sent = new ArrayList<>();
+    /** Plans of units prepared and not yet published: the next unit plans against them. */
+    private final Map<HostKey, PushMark> pushing = new java.util.HashMap<>();
+    private SqlConnection conn;
+    /** Set once a unit did not commit: nothing more is sent. */
+    private BrainStore.Outcome outcome;
+    private Throwable failure;
+
+    Pipeline(WorkKey key, List<List<Apply>> chunks, Context ctx) {
+      this.key = key;
+      this.chunks = chunks;
+      this.ctx = ctx;
+      chunks.forEach(c -> outcomes.add(Promise.promise()));
+    }
+
+    /** How many units committed, once every unit sent ended. */
+    Future<Integer> run(SqlConnection conn, Loaded base) {
+      this.conn = conn;
+      send(0, base, null);
+      Promise<Integer> done = Promise.promise();
+      take(0, done);
+      return done.future();
+    }
+
+    private boolean stopped() {
+      return outcome != null || failure != null;
+    }
+
+    private void send(int i, Loaded base, String follows) {
+      if (stopped()) {
+        return;
+      }
+      Prepared p;
+      try {
+        p = prepare(key, base, chunks.get(i), h -> {
+          PushMark m = pushing.get(HostKey.of(h));
+          return m != null ? m : publisher.last(h);
+        });
+      } catch (RuntimeException e) {
+        outcomes.get(i).fail(e);
+        return;
+      }
+      prepared.add(p);
+      p.work().pushes().forEach(push -> pushing.put(HostKey.of(push.host()), PushMark.of(push, p.work().now)));
+      String token = UUID.randomUUID().toString();
+      Promise<Void> onConnection = Promise.promise();
+      Future<BrainStore.Outcome> f = store.commitAfter(conn, p.work(), p.eventIds(), follows, token, onConnection);
+      sent.add(f);
+      f.onComplete(outcomes.get(i));
+      if (i + 1 < chunks.size()) {
+        // the next in a later turn: this one's statements go out first (a connection flushes when its turn ends)
+        onConnection.future().onSuccess(v -> ctx.runOnContext(x -> send(i + 1, p.after(), token)));
+      }
+    }
+
+    private void take(int i, Promise<Integer> done) {
+      outcomes.get(i).future().onComplete(ar -> {
+        if (ar.succeeded() && ar.result() == BrainStore.Outcome.COMMITTED) {
+          Prepared p = prepared.get(i);
+          // in order: a unit's plans are handed over before the next unit's
+          afterCommit(key, p.work(), p.after(), p.eventIds()).onComplete(x -> {
+            if (i + 1 == chunks.size()) {
+              done.complete(chunks.size());
+            } else {
+              take(i + 1, done);
+            }
+          });
+          return;
+        }
+        if (ar.failed()) {
+          failure = ar.cause();
+        } else {
+          outcome = ar.result();
+        }
+        // the connection goes back once what was sent on it ended (the ones behind fail: they follow this one)
+        Future.join(new ArrayList<>(sent)).onComplete(x -> done.complete(i));
+      });
+    }
+  }
+
+  private static List<Apply> rest(List<List<Apply>> chunks, int from) {
+    List<Apply> all = new ArrayList<>();
+    chunks.subList(from, chunks.size()).forEach(all::addAll);
+    return all;
+  }
+
+  /** The domain applied to the events on {@code base} (a unit up to its commit). */
+  private Prepared prepare(WorkKey key, Loaded base, List<Apply> applies,
+      java.util.function.Function<HostSnapshot, PushMark> last) {
+    Work w = applied(key, base, wk -> applies.forEach(a -> a.body().accept(wk)), last);
+    return new Prepared(w, applies.stream().map(Apply::eventId).toList(), w.committed());
   }
 
   private Future<Result> attemptEvents(WorkKey key, List<Apply> applies) {
@@ -239,21 +387,7 @@ public final class Brain {
       if (base.cluster() == null && key.isCluster()) {
         return Future.succeededFuture(Result.GONE); // cluster deleted: its events have nothing to act on
       }
-      Instant now = now();
-      Work w = new Work(base, now, seen(key, now));
-      body.accept(w);
-      List<UUID> scope = w.refreshScope();
-      if (!scope.isEmpty()) {
-        rules.settle(w, scope);
-      }
-      if (publisher.lostPushes(key)) {
-        w.planFloor(null); // a host whose push was lost is due now: look at every host
-      }
-      w.fillsTargets(publisher::fillsTargets);
-      rules.plan(w, publisher::last, pacing.getAsDouble());
-      if (w.targetsRetryAt() != null) {
-        scheduleTargetsPass(key, Math.max(0, java.time.Duration.between(w.now, w.targetsRetryAt()).toMillis()));
-      }
+      Work w = applied(key, base, body, publisher::last);
       if (!w.changed() && eventIds.isEmpty()) {
         askForPreparation(base.cluster());
         cache.keep(key, base.withUnitFindings(w.planFloor(), w.clusterViewIfUnchanged()));
@@ -264,27 +398,7 @@ public final class Brain {
         return Future.succeededFuture(Result.GONE);
       }
       return store.commit(w, eventIds).compose(outcome -> switch (outcome) {
-        case COMMITTED -> {
-          committedUnits.increment();
-          committedUnitEvents.add(eventIds.size());
-          Loaded after = w.committed();
-          cache.committed(key, after, w.writes().keySet());
-          Future<Void> published = publisher.publish(w);
-          String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
-          listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
-          if (!eventIds.isEmpty()) {
-            listener.eventsCommitted(key, eventIds);
-          }
-          listener.hostsWritten(key, w.writes().keySet());
-          askForPreparation(after.cluster());
-          if (w.othersMayBeStale()) {
-            scheduleFullRefresh(key);
-          }
-          if (w.targetsMoved()) {
-            scheduleTargetsPass(key, TARGETS_QUIET_MS);
-          }
-          yield published.map(Result.COMMITTED);
-        }
+        case COMMITTED -> afterCommit(key, w, w.committed(), eventIds).map(Result.COMMITTED);
         case REPLAY -> Future.succeededFuture(Result.REPLAYED);
         case STALE -> {
           cache.forget(key);
@@ -295,14 +409,61 @@ public final class Brain {
           yield attempt(key, eventIds, body, n + 1);
         }
       });
-    }).onFailure(e -> {
-      // a database out of reach (no connection in time) wrote nothing: the cache still holds the rows, and a 1,000-host
-      // cluster read again on every retry kept an event loop busy for seconds each time. Other failures drop it; a
-      // commit that landed unbeknown is caught by the row versions either way.
-      if (!(e instanceof HostUpdateRejected) && !dev.rendezvous.service.db.DatabaseUnavailable.is(e)) {
-        cache.forget(key);
-      }
-    });
+    }).onFailure(e -> forgetUnlessUnreachable(key, e));
+  }
+
+  /**
+   * After a failed unit: a database out of reach (no connection in time) wrote nothing, so the cache still holds the
+   * rows (a 1,000-host cluster read again on every retry kept an event loop busy for seconds each time). Other
+   * failures drop it; a commit that landed unbeknown is caught by the row versions either way.
+   */
+  private void forgetUnlessUnreachable(WorkKey key, Throwable e) {
+    if (!(e instanceof HostUpdateRejected) && !dev.rendezvous.service.db.DatabaseUnavailable.is(e)) {
+      cache.forget(key);
+    }
+  }
+
+  /** A unit up to its commit: {@code body} on the key's state, its hosts and cluster settled, its plans made. */
+  private Work applied(WorkKey key, Loaded base, Consumer<Work> body,
+      java.util.function.Function<HostSnapshot, PushMark> last) {
+    Instant now = now();
+    Work w = new Work(base, now, seen(key, now));
+    body.accept(w);
+    List<UUID> scope = w.refreshScope();
+    if (!scope.isEmpty()) {
+      rules.settle(w, scope);
+    }
+    if (publisher.lostPushes(key)) {
+      w.planFloor(null); // a host whose push was lost is due now: look at every host
+    }
+    w.fillsTargets(publisher::fillsTargets);
+    rules.plan(w, last, pacing.getAsDouble());
+    if (w.targetsRetryAt() != null) {
+      scheduleTargetsPass(key, Math.max(0, java.time.Duration.between(w.now, w.targetsRetryAt()).toMillis()));
+    }
+    return w;
+  }
+
+  /** A unit committed: the cache, its plans published (done when handed over), listeners, what it asks for later. */
+  private Future<Void> afterCommit(WorkKey key, Work w, Loaded after, List<String> eventIds) {
+    committedUnits.increment();
+    committedUnitEvents.add(eventIds.size());
+    cache.committed(key, after, w.writes().keySet());
+    Future<Void> published = publisher.publish(w);
+    String eventId = eventIds.isEmpty() ? null : eventIds.get(eventIds.size() - 1);
+    listener.committed(key, eventId, w.changedHosts().size(), w.pushes().size());
+    if (!eventIds.isEmpty()) {
+      listener.eventsCommitted(key, eventIds);
+    }
+    listener.hostsWritten(key, w.writes().keySet());
+    askForPreparation(after.cluster());
+    if (w.othersMayBeStale()) {
+      scheduleFullRefresh(key);
+    }
+    if (w.targetsMoved()) {
+      scheduleTargetsPass(key, TARGETS_QUIET_MS);
+    }
+    return published;
   }
 
   /** Host refreshes (validations and state machine) this instance's brain ran: a counter of its domain work. */

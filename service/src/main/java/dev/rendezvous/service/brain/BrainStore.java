@@ -306,61 +306,46 @@ final class BrainStore {
 
   /** Writes the work in one pipelined transaction; the bus events {@code eventIds} (may be none) are claimed in it. */
   Future<Outcome> commit(Work w, List<String> eventIds) {
+    return commit(w, eventIds, null);
+  }
+
+  /** As {@link #commit(Work, List)}; {@code sent} (may be null) completes once the transaction is on its connection. */
+  Future<Outcome> commit(Work w, List<String> eventIds, io.vertx.core.Promise<Void> sent) {
     // one round trip (BEGIN, the statements, COMMIT pipelined): none of them reads another's result
-    return gate.run(() -> PipelinedTransaction.run(pool, conn -> {
+    return outcome(gate.run(() -> PipelinedTransaction.run(pool, conn -> statements(conn, w, eventIds), sent)));
+  }
+
+  /** Runs {@code use} on a connection of its own (held until its future completes), through the gate. */
+  <T> Future<T> withConnection(java.util.function.Function<SqlConnection, Future<T>> use) {
+    return gate.run(() -> pool.getConnection().compose(conn -> use.apply(conn).eventually(conn::close)));
+  }
+
+  /**
+   * A unit committed on {@code conn} right behind the one whose {@code token} is {@code follows} (null: none), which
+   * may still be running: it commits only if that one did. Each sets its token for the session as its last statement;
+   * PostgreSQL undoes it with the transaction when that fails (a stale guard, a claimed event), and the one behind it
+   * then finds another value and is stale itself. Row versions alone do not tell: another writer's bump may make the
+   * versions the next unit expects (docs/brain.md, "Pipelined units").
+   */
+  Future<Outcome> commitAfter(SqlConnection conn, Work w, List<String> eventIds, String follows, String token,
+      io.vertx.core.Promise<Void> sent) {
+    return outcome(PipelinedTransaction.on(conn, c -> {
       List<Future<?>> all = new ArrayList<>();
-      all.add(conn.query(BRAIN_WRITE).execute()); // this transaction versions its key itself (no trigger bumps)
-      if (eventIds.size() == 1) {
-        all.add(conn.preparedQuery(CLAIM).execute(Tuple.of(eventIds.get(0))));
-      } else if (!eventIds.isEmpty()) {
-        all.add(conn.preparedQuery(CLAIM_MANY).execute(Tuple.of(eventIds.toArray(String[]::new), eventIds.size())));
+      if (follows != null) {
+        all.add(c.preparedQuery(FOLLOWS).execute(Tuple.of(follows)));
       }
-      Loaded base = w.base;
-      if (base.cluster() != null && !w.clusterChanged()) {
-        all.add(conn.preparedQuery(CHECK_CLUSTER).execute(Tuple.of(base.key().clusterId(), base.cluster().rowVersion())));
-      }
-      // before any host write: the triggers of a host moving to another key bump this one too
-      UUID id = base.key().isCluster() ? base.key().clusterId() : base.key().infraEnvId();
-      boolean writesHosts = !w.writes().isEmpty();
-      String keySql = base.key().isCluster() ? (writesHosts ? BUMP_CLUSTER_KEY : CHECK_CLUSTER_KEY)
-          : (writesHosts ? BUMP_UNBOUND_KEY : CHECK_UNBOUND_KEY);
-      all.add(conn.preparedQuery(keySql).execute(Tuple.of(id, base.hostsVersion())));
-      OffsetDateTime now = SnapshotMapper.offset(w.now);
-      // in id order, as check-ins lock them (TOUCH)
-      List<UUID> written = new ArrayList<>(w.writes().keySet());
-      written.sort(HOST_ORDER);
-      for (UUID hostId : written) {
-        StoredHost s = w.writes().get(hostId);
-        all.add(w.isNew(hostId) ? insertHost(conn, s, now)
-            : updateHost(conn, s, base.stored().get(hostId), base.hosts().get(hostId).rowVersion(), now));
-      }
-      if (w.clusterChanged()) {
-        all.add(updateCluster(conn, w.clusterRecord(), base.cluster(), now));
-      }
-      if (!w.events().isEmpty()) {
-        int n = w.events().size();
-        String[] names = new String[n];
-        UUID[] clusters = new UUID[n];
-        UUID[] hosts = new UUID[n];
-        UUID[] infraEnvs = new UUID[n];
-        String[] severities = new String[n];
-        String[] messages = new String[n];
-        String[] props = new String[n];
-        for (int i = 0; i < n; i++) {
-          DomainEvent e = w.events().get(i);
-          names[i] = e.name();
-          clusters[i] = e.clusterId();
-          hosts[i] = e.hostId();
-          infraEnvs[i] = e.infraEnvId();
-          severities[i] = e.severity().wire();
-          messages[i] = e.message();
-          props[i] = e.props().isEmpty() ? null : new JsonObject(new LinkedHashMap<>(e.props())).encode();
-        }
-        all.add(conn.preparedQuery(INSERT_EVENTS).execute(Tuple.from(Arrays.asList(w.tenant(), now, names, clusters,
-            hosts, infraEnvs, severities, messages, props))));
-      }
+      all.addAll(statements(c, w, eventIds));
+      all.add(c.preparedQuery(UNIT_TOKEN).execute(Tuple.of(token)));
       return all;
-    }).map(Outcome.COMMITTED)).recover(e -> {
+    }, sent));
+  }
+
+  private static final String FOLLOWS = "SELECT rdv_assert(coalesce(current_setting('rdv.unit', true), '') = $1, '"
+      + STALE + "')";
+  private static final String UNIT_TOKEN = "SELECT set_config('rdv.unit', $1, false)";
+
+  private Future<Outcome> outcome(Future<Void> transaction) {
+    return transaction.map(Outcome.COMMITTED).recover(e -> {
       if (e instanceof PgException pg && ASSERT_STATE.equals(pg.getSqlState())) {
         return Future.succeededFuture(REPLAY.equals(pg.getErrorMessage()) ? Outcome.REPLAY : Outcome.STALE);
       }
@@ -372,6 +357,62 @@ final class BrainStore {
       }
       return Future.failedFuture(e);
     });
+  }
+
+  /** A unit's statements (none reads another's result): the claims, the guards, the rows and the events. */
+  private List<Future<?>> statements(SqlConnection conn, Work w, List<String> eventIds) {
+    List<Future<?>> all = new ArrayList<>();
+    all.add(conn.query(BRAIN_WRITE).execute()); // this transaction versions its key itself (no trigger bumps)
+    if (eventIds.size() == 1) {
+      all.add(conn.preparedQuery(CLAIM).execute(Tuple.of(eventIds.get(0))));
+    } else if (!eventIds.isEmpty()) {
+      all.add(conn.preparedQuery(CLAIM_MANY).execute(Tuple.of(eventIds.toArray(String[]::new), eventIds.size())));
+    }
+    Loaded base = w.base;
+    if (base.cluster() != null && !w.clusterChanged()) {
+      all.add(conn.preparedQuery(CHECK_CLUSTER).execute(Tuple.of(base.key().clusterId(), base.cluster().rowVersion())));
+    }
+    // before any host write: the triggers of a host moving to another key bump this one too
+    UUID id = base.key().isCluster() ? base.key().clusterId() : base.key().infraEnvId();
+    boolean writesHosts = !w.writes().isEmpty();
+    String keySql = base.key().isCluster() ? (writesHosts ? BUMP_CLUSTER_KEY : CHECK_CLUSTER_KEY)
+        : (writesHosts ? BUMP_UNBOUND_KEY : CHECK_UNBOUND_KEY);
+    all.add(conn.preparedQuery(keySql).execute(Tuple.of(id, base.hostsVersion())));
+    OffsetDateTime now = SnapshotMapper.offset(w.now);
+    // in id order, as check-ins lock them (TOUCH)
+    List<UUID> written = new ArrayList<>(w.writes().keySet());
+    written.sort(HOST_ORDER);
+    for (UUID hostId : written) {
+      StoredHost s = w.writes().get(hostId);
+      all.add(w.isNew(hostId) ? insertHost(conn, s, now)
+          : updateHost(conn, s, base.stored().get(hostId), base.hosts().get(hostId).rowVersion(), now));
+    }
+    if (w.clusterChanged()) {
+      all.add(updateCluster(conn, w.clusterRecord(), base.cluster(), now));
+    }
+    if (!w.events().isEmpty()) {
+      int n = w.events().size();
+      String[] names = new String[n];
+      UUID[] clusters = new UUID[n];
+      UUID[] hosts = new UUID[n];
+      UUID[] infraEnvs = new UUID[n];
+      String[] severities = new String[n];
+      String[] messages = new String[n];
+      String[] props = new String[n];
+      for (int i = 0; i < n; i++) {
+        DomainEvent e = w.events().get(i);
+        names[i] = e.name();
+        clusters[i] = e.clusterId();
+        hosts[i] = e.hostId();
+        infraEnvs[i] = e.infraEnvId();
+        severities[i] = e.severity().wire();
+        messages[i] = e.message();
+        props[i] = e.props().isEmpty() ? null : new JsonObject(new LinkedHashMap<>(e.props())).encode();
+      }
+      all.add(conn.preparedQuery(INSERT_EVENTS).execute(Tuple.from(Arrays.asList(w.tenant(), now, names, clusters,
+          hosts, infraEnvs, severities, messages, props))));
+    }
+    return all;
   }
 
   private static Future<?> insertHost(SqlConnection conn, StoredHost s, OffsetDateTime now) {

@@ -76,6 +76,11 @@ final class PlanPublisher {
     return pushed.get(HostKey.of(host));
   }
 
+  /** The key's next unit looks at every host, as after a lost push. */
+  void markLost(WorkKey key) {
+    lost.add(key);
+  }
+
   /** Whether a push of the key was lost since this was last asked (asking clears it). */
   boolean lostPushes(WorkKey key) {
     return !lost.isEmpty() && lost.remove(key);

@@ -22,25 +22,43 @@ public final class PipelinedTransaction {
 
   /** Runs the statements {@code send} sends on the connection (it must not wait for them) in one transaction. */
   public static Future<Void> run(Pool pool, Function<SqlConnection, List<Future<?>>> send) {
-    return pool.getConnection().compose(conn -> {
-      List<Future<?>> all = new ArrayList<>();
-      all.add(conn.query("BEGIN").execute());
-      try {
-        all.addAll(send.apply(conn));
-      } catch (RuntimeException e) {
-        // nothing committed: the statements already sent are rolled back with the rest
-        return conn.query("ROLLBACK").execute().<Void>transform(x -> Future.failedFuture(e))
-            .eventually(conn::close);
-      }
-      all.add(conn.query("COMMIT").execute());
-      return Future.join(all).<Void>transform(ar -> {
-        for (Future<?> f : all) {
-          if (f.failed()) {
-            return Future.failedFuture(f.cause());
-          }
+    return run(pool, send, null);
+  }
+
+  /**
+   * As {@link #run(Pool, Function)}; {@code sent} (may be null) completes once every statement and the COMMIT are
+   * handed to the connection, before any answer: a caller may prepare its next work while the server runs this.
+   */
+  public static Future<Void> run(Pool pool, Function<SqlConnection, List<Future<?>>> send,
+      io.vertx.core.Promise<Void> sent) {
+    return pool.getConnection().compose(conn -> on(conn, send, sent).eventually(conn::close));
+  }
+
+  /**
+   * As {@link #run(Pool, Function, io.vertx.core.Promise)} on a connection the caller holds (and closes): several
+   * such transactions may be sent one after the other without waiting, and PostgreSQL runs them in that order.
+   */
+  public static Future<Void> on(SqlConnection conn, Function<SqlConnection, List<Future<?>>> send,
+      io.vertx.core.Promise<Void> sent) {
+    List<Future<?>> all = new ArrayList<>();
+    all.add(conn.query("BEGIN").execute());
+    try {
+      all.addAll(send.apply(conn));
+    } catch (RuntimeException e) {
+      // nothing committed: the statements already sent are rolled back with the rest
+      return conn.query("ROLLBACK").execute().transform(x -> Future.failedFuture(e));
+    }
+    all.add(conn.query("COMMIT").execute());
+    if (sent != null) {
+      sent.tryComplete();
+    }
+    return Future.join(all).transform(ar -> {
+      for (Future<?> f : all) {
+        if (f.failed()) {
+          return Future.failedFuture(f.cause());
         }
-        return Future.succeededFuture();
-      }).eventually(conn::close);
+      }
+      return Future.succeededFuture();
     });
   }
 }

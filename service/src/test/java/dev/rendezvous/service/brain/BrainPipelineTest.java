@@ -1,0 +1,215 @@
+package dev.rendezvous.service.brain;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.rendezvous.bus.BusEvent;
+import dev.rendezvous.bus.BusProducer;
+import dev.rendezvous.bus.EmbeddedKafka;
+import dev.rendezvous.bus.TopicSetup;
+import dev.rendezvous.bus.event.HostRegistered;
+import dev.rendezvous.bus.event.StepReplyReceived;
+import dev.rendezvous.service.ServiceConfig;
+import dev.rendezvous.service.db.Database;
+import dev.rendezvous.service.db.EmbeddedPostgresServer;
+import dev.rendezvous.service.db.Migrations;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.Pool;
+import io.vertx.sqlclient.Row;
+import io.vertx.sqlclient.SqlConnection;
+import io.vertx.sqlclient.Tuple;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Many events of one cluster in one batch run as several units, each prepared while the one before it commits
+ * ({@code Brain.pipelined}). What they leave is what one unit after the other leaves: every host ends with its last
+ * reply, every event is claimed; and a unit that goes stale (another writer bumped the key) drops what was prepared on
+ * it, the rest running again on what the database holds.
+ */
+class BrainPipelineTest {
+  private static final int HOSTS = 16;
+  private static final int REPLIES_PER_HOST = 10;
+
+  @TempDir Path dir;
+  private Vertx vertx;
+  private EmbeddedPostgresServer pg;
+  private EmbeddedKafka kafka;
+  private BusProducer producer;
+  private Pool pool;
+  private Brain brain;
+  private final AtomicInteger units = new AtomicInteger();
+  private UUID cluster;
+  private UUID infraEnv;
+  private final List<UUID> hosts = new ArrayList<>();
+
+  @BeforeEach
+  void start() throws Exception {
+    vertx = Vertx.vertx();
+    pg = EmbeddedPostgresServer.start(dir.resolve("pg"), false);
+    kafka = EmbeddedKafka.start(dir.resolve("kafka"), false);
+    TopicSetup.ensure(kafka.bootstrapServers(), 2, (short) 1, Duration.ofSeconds(60));
+    producer = new BusProducer(kafka.bootstrapServers(), "pipeline-test");
+    pool = Database.pool(vertx, pg.connectionUri(), 8);
+    Migrations.apply(pool).await(60, TimeUnit.SECONDS);
+    cluster = UUID.randomUUID();
+    infraEnv = UUID.randomUUID();
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    pool.preparedQuery("INSERT INTO clusters (id, tenant, name, openshift_version, status, status_info, status_updated_at,"
+        + " spec, pull_secret, created_at, updated_at) VALUES ($1, 't', $2, '4.18', 'insufficient', 'new', $3,"
+        + " $4::text::jsonb, '{}', $3, $3)").execute(Tuple.of(cluster, BrainFixtures.CLUSTER_NAME, now,
+            BrainFixtures.readyClusterSpec())).await(30, TimeUnit.SECONDS);
+    pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at, updated_at)"
+        + " VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now))
+        .await(30, TimeUnit.SECONDS);
+    brain = new Brain(vertx, pool, producer, ServiceConfig.BrainSettings.defaults().domainConfig(), Clock.systemUTC());
+    brain.listener(new Brain.Listener() {
+      @Override
+      public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+      }
+
+      @Override
+      public void eventsCommitted(WorkKey key, List<String> eventIds) {
+        units.incrementAndGet();
+      }
+    });
+    List<BusEvent> registrations = new ArrayList<>();
+    for (int i = 0; i < HOSTS; i++) {
+      UUID h = UUID.randomUUID();
+      hosts.add(h);
+      registrations.add(event(h, new HostRegistered(h.toString(), infraEnv.toString(), cluster.toString(), "test",
+          "websocket")));
+    }
+    brain.handleBatch(registrations).await(60, TimeUnit.SECONDS);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    if (pool != null) {
+      pool.close().await(10, TimeUnit.SECONDS);
+    }
+    if (producer != null) {
+      producer.close();
+    }
+    vertx.close().await(10, TimeUnit.SECONDS);
+    if (kafka != null) {
+      kafka.close();
+    }
+    if (pg != null) {
+      pg.close();
+    }
+  }
+
+  @Test
+  void manyRepliesOfOneClusterRunAsPipelinedUnitsAndEachHostKeepsItsLast() throws Exception {
+    List<BusEvent> burst = burst();
+    int before = units.get();
+    brain.handleBatch(burst).await(60, TimeUnit.SECONDS);
+
+    assertEquals(Brain.PIPELINE_CHUNKS, units.get() - before, "the batch ran as pipelined units");
+    assertEquals(Brain.PIPELINE_CHUNKS, transactionsClaiming(burst));
+    assertLastRepliesStored(burst);
+  }
+
+  @Test
+  void whenAUnitDoesNotCommitNoneBehindItDoesAndTheRestRunOnWhatTheDatabaseHolds() throws Exception {
+    // each unit a set of hosts of its own (a host's replies one after the other), so row versions alone would not stop
+    // the second unit: it expects the key's version the first leaves, which another writer's bump makes
+    List<BusEvent> burst = new ArrayList<>();
+    for (int i = 0; i < HOSTS; i++) {
+      for (int r = REPLIES_PER_HOST; r < 2 * REPLIES_PER_HOST; r++) {
+        burst.add(reply(i, r));
+      }
+    }
+    // the hosts known first (their status, the cluster's validations settled): later units change host rows only
+    brain.handleBatch(burst()).await(60, TimeUnit.SECONDS);
+    // another writer (a host deleted through the API, say) moves the key's version and commits only once the brain's
+    // units are sent: the first waits for its lock and then finds itself stale, the others are queued behind it
+    SqlConnection other = pool.getConnection().await(30, TimeUnit.SECONDS);
+    other.query("BEGIN").execute().await(30, TimeUnit.SECONDS);
+    other.preparedQuery("UPDATE cluster_host_versions SET version = version + 1 WHERE cluster_id = $1")
+        .execute(Tuple.of(cluster)).await(30, TimeUnit.SECONDS);
+    int before = units.get();
+    io.vertx.core.Future<Void> handled = brain.handleBatch(burst);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (pool.query("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'").execute()
+        .await(30, TimeUnit.SECONDS).iterator().next().getLong(0) == 0) {
+      assertTrue(System.nanoTime() < deadline, "the first unit waits for the other writer");
+      Thread.sleep(20);
+    }
+    Thread.sleep(1000); // the units behind it are prepared and sent meanwhile (milliseconds each)
+    other.query("COMMIT").execute().await(30, TimeUnit.SECONDS);
+    other.close().await(30, TimeUnit.SECONDS);
+    handled.await(60, TimeUnit.SECONDS);
+
+    assertEquals(1, units.get() - before, "no pipelined unit committed; the rest ran as one unit, read again");
+    assertEquals(1, transactionsClaiming(burst), "the units behind the stale one committed nothing");
+    assertLastRepliesStored(burst, 2 * REPLIES_PER_HOST - 1);
+  }
+
+  /** Each host's replies in turn (host 0's first, host 1's first, ..., host 0's second, ...), a new name each. */
+  private List<BusEvent> burst() {
+    List<BusEvent> events = new ArrayList<>();
+    for (int r = 0; r < REPLIES_PER_HOST; r++) {
+      for (int i = 0; i < HOSTS; i++) {
+        events.add(reply(i, r));
+      }
+    }
+    assertTrue(events.size() >= Brain.PIPELINE_CHUNKS * Brain.PIPELINE_MIN_CHUNK, "enough events to pipeline");
+    return events;
+  }
+
+  private BusEvent reply(int host, int r) {
+    String inventory = new JsonObject(BrainFixtures.inventory(host, 8)).put("hostname", name(host, r)).encode();
+    return event(hosts.get(host), new StepReplyReceived("inventory", "inventory-" + r, 0, inventory, ""));
+  }
+
+  private void assertLastRepliesStored(List<BusEvent> burst) throws Exception {
+    assertLastRepliesStored(burst, REPLIES_PER_HOST - 1);
+  }
+
+  private void assertLastRepliesStored(List<BusEvent> burst, int last) throws Exception {
+    Map<UUID, String> names = new HashMap<>();
+    for (Row r : pool.preparedQuery("SELECT id, inventory FROM hosts WHERE cluster_id = $1").execute(Tuple.of(cluster))
+        .await(30, TimeUnit.SECONDS)) {
+      names.put(r.getUUID(0), new JsonObject(r.getString(1)).getString("hostname"));
+    }
+    for (int i = 0; i < HOSTS; i++) {
+      assertEquals(name(i, last), names.get(hosts.get(i)), "host " + i + " keeps its last reply");
+    }
+    String[] ids = burst.stream().map(BusEvent::eventId).toArray(String[]::new);
+    long claimed = pool.preparedQuery("SELECT count(*) FROM processed_bus_events WHERE event_id = ANY($1)")
+        .execute(Tuple.of(ids)).await(30, TimeUnit.SECONDS).iterator().next().getLong(0);
+    assertEquals(ids.length, claimed, "every event claimed once");
+  }
+
+  /** How many transactions claimed the events (the inserting transaction of each ledger row). */
+  private long transactionsClaiming(List<BusEvent> events) throws Exception {
+    String[] ids = events.stream().map(BusEvent::eventId).toArray(String[]::new);
+    return pool.preparedQuery("SELECT count(DISTINCT xmin::text) FROM processed_bus_events WHERE event_id = ANY($1)")
+        .execute(Tuple.of(ids)).await(30, TimeUnit.SECONDS).iterator().next().getLong(0);
+  }
+
+  private static String name(int host, int reply) {
+    return "host-" + host + "-reply-" + reply;
+  }
+
+  private BusEvent event(UUID host, dev.rendezvous.bus.event.BusPayload payload) {
+    return BusEvent.of(cluster.toString(), infraEnv.toString(), host.toString(), payload);
+  }
+}
