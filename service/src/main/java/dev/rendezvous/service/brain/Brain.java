@@ -11,9 +11,7 @@ import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.StepIdGenerator;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import io.vertx.sqlclient.SqlConnection;
 import io.vertx.sqlclient.Pool;
 import java.time.Clock;
 import java.time.Instant;
@@ -225,137 +223,57 @@ public final class Brain {
   /** ... in at most this many. */
   static final int PIPELINE_CHUNKS = 4;
 
-  /** A unit's work ready to commit: its events, and the key's state once it committed. */
-  private record Prepared(Work work, List<String> eventIds, Loaded after) {}
-
   /**
-   * Many events of one key (one cluster under a stream of replies) as several units sent one behind the other on one
-   * connection, each prepared while PostgreSQL runs the ones before it: a unit's domain work (the event loop) and its
-   * commit (PostgreSQL) had taken turns, and one busy cluster's lane kept neither busy (at 1,000 hosts, ~40 % of a core
-   * each). Unit i+1 starts from the state unit i leaves once committed and commits only if unit i did
-   * ({@link BrainStore#commitAfter}). When a unit does not commit (stale, a replay, a failure), the ones behind it do
-   * not either, and the rest run as one usual unit once the sent ones ended.
+   * Many events of one key as pipelined units ({@link PipelinedUnits}): each prepared while PostgreSQL commits the ones
+   * before it on one connection. A unit's domain work (the event loop) and its commit (PostgreSQL) had taken turns.
+   * When one does not commit, the rest run as one usual unit: read again when it was stale, its replayed events left
+   * out, or the batch failed.
    */
   private Future<Result> pipelined(WorkKey key, List<List<Apply>> chunks) {
     return loaded(key).compose(base -> {
       if (base.cluster() == null && key.isCluster() || base.tenant() == null) {
         return attemptEvents(key, rest(chunks, 0)); // gone, or nothing to write: the usual path says so
       }
-      Pipeline pipeline = new Pipeline(key, chunks, Vertx.currentContext());
+      PipelinedUnits pipeline = new PipelinedUnits(pipelineUnits, store, key, chunks, Vertx.currentContext());
       return store.withConnection(conn -> pipeline.run(conn, base)).compose(committed -> {
         if (committed == chunks.size()) {
           return Future.succeededFuture(Result.COMMITTED);
         }
-        if (pipeline.failure != null) {
-          return Future.failedFuture(pipeline.failure);
+        if (pipeline.failure() != null) {
+          return Future.failedFuture(pipeline.failure());
         }
-        if (pipeline.outcome == BrainStore.Outcome.STALE) {
+        if (pipeline.outcome() == BrainStore.Outcome.STALE) {
           cache.forget(key);
         }
-        publisher.markLost(key); // a dropped unit may have consumed a lost push's mark: look at every host
+        publisher.markLost(key); // a dropped unit may have taken a lost push's mark: the next looks at every host
         return attemptEvents(key, rest(chunks, committed));
       });
     }).onFailure(e -> forgetUnlessUnreachable(key, e));
   }
 
-  /** One run of {@link #pipelined}: its units sent on one connection, their outcomes taken in order. */
-  private final class Pipeline {
-    private final WorkKey key;
-    private final List<List<Apply>> chunks;
-    private final Context ctx;
-    private final List<Prepared> prepared = new ArrayList<>();
-    private final List<Promise<BrainStore.Outcome>> outcomes = new ArrayList<>();
-    private final List<Future<BrainStore.Outcome>> sent = new ArrayList<>();
-    /** Plans of units prepared and not yet published: the next unit plans against them. */
-    private final Map<HostKey, PushMark> pushing = new java.util.HashMap<>();
-    private SqlConnection conn;
-    /** Set once a unit did not commit: nothing more is sent. */
-    private BrainStore.Outcome outcome;
-    private Throwable failure;
-
-    Pipeline(WorkKey key, List<List<Apply>> chunks, Context ctx) {
-      this.key = key;
-      this.chunks = chunks;
-      this.ctx = ctx;
-      chunks.forEach(c -> outcomes.add(Promise.promise()));
+  private final PipelinedUnits.Units pipelineUnits = new PipelinedUnits.Units() {
+    @Override
+    public PipelinedUnits.Prepared prepare(WorkKey key, Loaded base, List<Apply> applies,
+        java.util.function.Function<HostSnapshot, PushMark> last) {
+      Work w = applied(key, base, wk -> applies.forEach(a -> a.body().accept(wk)), last);
+      return new PipelinedUnits.Prepared(w, applies.stream().map(Apply::eventId).toList(), w.committed());
     }
 
-    /** How many units committed, once every unit sent ended. */
-    Future<Integer> run(SqlConnection conn, Loaded base) {
-      this.conn = conn;
-      send(0, base, null);
-      Promise<Integer> done = Promise.promise();
-      take(0, done);
-      return done.future();
+    @Override
+    public Future<Void> committed(WorkKey key, PipelinedUnits.Prepared unit) {
+      return afterCommit(key, unit.work(), unit.after(), unit.eventIds());
     }
 
-    private boolean stopped() {
-      return outcome != null || failure != null;
+    @Override
+    public PushMark lastPushed(HostSnapshot host) {
+      return publisher.last(host);
     }
-
-    private void send(int i, Loaded base, String follows) {
-      if (stopped()) {
-        return;
-      }
-      Prepared p;
-      try {
-        p = prepare(key, base, chunks.get(i), h -> {
-          PushMark m = pushing.get(HostKey.of(h));
-          return m != null ? m : publisher.last(h);
-        });
-      } catch (RuntimeException e) {
-        outcomes.get(i).fail(e);
-        return;
-      }
-      prepared.add(p);
-      p.work().pushes().forEach(push -> pushing.put(HostKey.of(push.host()), PushMark.of(push, p.work().now)));
-      String token = UUID.randomUUID().toString();
-      Promise<Void> onConnection = Promise.promise();
-      Future<BrainStore.Outcome> f = store.commitAfter(conn, p.work(), p.eventIds(), follows, token, onConnection);
-      sent.add(f);
-      f.onComplete(outcomes.get(i));
-      if (i + 1 < chunks.size()) {
-        // the next in a later turn: this one's statements go out first (a connection flushes when its turn ends)
-        onConnection.future().onSuccess(v -> ctx.runOnContext(x -> send(i + 1, p.after(), token)));
-      }
-    }
-
-    private void take(int i, Promise<Integer> done) {
-      outcomes.get(i).future().onComplete(ar -> {
-        if (ar.succeeded() && ar.result() == BrainStore.Outcome.COMMITTED) {
-          Prepared p = prepared.get(i);
-          // in order: a unit's plans are handed over before the next unit's
-          afterCommit(key, p.work(), p.after(), p.eventIds()).onComplete(x -> {
-            if (i + 1 == chunks.size()) {
-              done.complete(chunks.size());
-            } else {
-              take(i + 1, done);
-            }
-          });
-          return;
-        }
-        if (ar.failed()) {
-          failure = ar.cause();
-        } else {
-          outcome = ar.result();
-        }
-        // the connection goes back once what was sent on it ended (the ones behind fail: they follow this one)
-        Future.join(new ArrayList<>(sent)).onComplete(x -> done.complete(i));
-      });
-    }
-  }
+  };
 
   private static List<Apply> rest(List<List<Apply>> chunks, int from) {
     List<Apply> all = new ArrayList<>();
     chunks.subList(from, chunks.size()).forEach(all::addAll);
     return all;
-  }
-
-  /** The domain applied to the events on {@code base} (a unit up to its commit). */
-  private Prepared prepare(WorkKey key, Loaded base, List<Apply> applies,
-      java.util.function.Function<HostSnapshot, PushMark> last) {
-    Work w = applied(key, base, wk -> applies.forEach(a -> a.body().accept(wk)), last);
-    return new Prepared(w, applies.stream().map(Apply::eventId).toList(), w.committed());
   }
 
   private Future<Result> attemptEvents(WorkKey key, List<Apply> applies) {
