@@ -43,8 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it, the rest running again on what the database holds.
  */
 class BrainPipelineTest {
-  private static final int HOSTS = 16;
-  private static final int REPLIES_PER_HOST = 10;
+  private static final int HOSTS = 128;
 
   @TempDir Path dir;
   private Vertx vertx;
@@ -117,27 +116,55 @@ class BrainPipelineTest {
 
   @Test
   void manyRepliesOfOneClusterRunAsPipelinedUnitsAndEachHostKeepsItsLast() throws Exception {
-    List<BusEvent> burst = burst();
+    // every host's first reply, then a second one of the first 32: their two replies in the first and the last unit
+    List<BusEvent> burst = new ArrayList<>();
+    Map<Integer, Integer> last = new HashMap<>();
+    for (int i = 0; i < HOSTS; i++) {
+      burst.add(reply(i, 0, last));
+    }
+    for (int i = 0; i < 32; i++) {
+      burst.add(reply(i, 1, last));
+    }
     int before = units.get();
     brain.handleBatch(burst).await(60, TimeUnit.SECONDS);
 
     assertEquals(Brain.PIPELINE_CHUNKS, units.get() - before, "the batch ran as pipelined units");
     assertEquals(Brain.PIPELINE_CHUNKS, transactionsClaiming(burst));
-    assertLastRepliesStored(burst);
+    assertLastRepliesStored(burst, last);
+  }
+
+  @Test
+  void aBatchWhoseHostsHaveManyEventsEachRunsAsOneUnit() throws Exception {
+    // split over units, a host's events would be written and refreshed once per unit instead of once
+    List<BusEvent> burst = new ArrayList<>();
+    Map<Integer, Integer> last = new HashMap<>();
+    for (int r = 0; r < 5; r++) {
+      for (int i = 0; i < 32; i++) {
+        burst.add(reply(i, r, last));
+      }
+    }
+    int before = units.get();
+    brain.handleBatch(burst).await(60, TimeUnit.SECONDS);
+
+    assertEquals(1, units.get() - before);
+    assertLastRepliesStored(burst, last);
   }
 
   @Test
   void whenAUnitDoesNotCommitNoneBehindItDoesAndTheRestRunOnWhatTheDatabaseHolds() throws Exception {
-    // each unit a set of hosts of its own (a host's replies one after the other), so row versions alone would not stop
-    // the second unit: it expects the key's version the first leaves, which another writer's bump makes
+    // the hosts known first (their status, the cluster's validations settled): later units change host rows only
+    List<BusEvent> first = new ArrayList<>();
+    Map<Integer, Integer> last = new HashMap<>();
+    for (int i = 0; i < HOSTS; i++) {
+      first.add(reply(i, 0, last));
+    }
+    brain.handleBatch(first).await(60, TimeUnit.SECONDS);
+    // each unit a set of hosts of its own, so row versions alone would not stop the second unit: it expects the key's
+    // version the first leaves, which another writer's bump makes
     List<BusEvent> burst = new ArrayList<>();
     for (int i = 0; i < HOSTS; i++) {
-      for (int r = REPLIES_PER_HOST; r < 2 * REPLIES_PER_HOST; r++) {
-        burst.add(reply(i, r));
-      }
+      burst.add(reply(i, 1, last));
     }
-    // the hosts known first (their status, the cluster's validations settled): later units change host rows only
-    brain.handleBatch(burst()).await(60, TimeUnit.SECONDS);
     // another writer (a host deleted through the API, say) moves the key's version and commits only once the brain's
     // units are sent: the first waits for its lock and then finds itself stale, the others are queued behind it
     SqlConnection other = pool.getConnection().await(30, TimeUnit.SECONDS);
@@ -159,39 +186,25 @@ class BrainPipelineTest {
 
     assertEquals(1, units.get() - before, "no pipelined unit committed; the rest ran as one unit, read again");
     assertEquals(1, transactionsClaiming(burst), "the units behind the stale one committed nothing");
-    assertLastRepliesStored(burst, 2 * REPLIES_PER_HOST - 1);
+    assertLastRepliesStored(burst, last);
   }
 
-  /** Each host's replies in turn (host 0's first, host 1's first, ..., host 0's second, ...), a new name each. */
-  private List<BusEvent> burst() {
-    List<BusEvent> events = new ArrayList<>();
-    for (int r = 0; r < REPLIES_PER_HOST; r++) {
-      for (int i = 0; i < HOSTS; i++) {
-        events.add(reply(i, r));
-      }
-    }
-    assertTrue(events.size() >= Brain.PIPELINE_CHUNKS * Brain.PIPELINE_MIN_CHUNK, "enough events to pipeline");
-    return events;
-  }
-
-  private BusEvent reply(int host, int r) {
+  /** Host {@code host}'s inventory reply number {@code r} (its name says which), noted as its last in {@code last}. */
+  private BusEvent reply(int host, int r, Map<Integer, Integer> last) {
+    last.put(host, r);
     String inventory = new JsonObject(BrainFixtures.inventory(host, 8)).put("hostname", name(host, r)).encode();
     return event(hosts.get(host), new StepReplyReceived("inventory", "inventory-" + r, 0, inventory, ""));
   }
 
-  private void assertLastRepliesStored(List<BusEvent> burst) throws Exception {
-    assertLastRepliesStored(burst, REPLIES_PER_HOST - 1);
-  }
-
-  private void assertLastRepliesStored(List<BusEvent> burst, int last) throws Exception {
+  private void assertLastRepliesStored(List<BusEvent> burst, Map<Integer, Integer> last) throws Exception {
     Map<UUID, String> names = new HashMap<>();
     for (Row r : pool.preparedQuery("SELECT id, inventory FROM hosts WHERE cluster_id = $1").execute(Tuple.of(cluster))
         .await(30, TimeUnit.SECONDS)) {
-      names.put(r.getUUID(0), new JsonObject(r.getString(1)).getString("hostname"));
+      if (r.getString(1) != null) {
+        names.put(r.getUUID(0), new JsonObject(r.getString(1)).getString("hostname"));
+      }
     }
-    for (int i = 0; i < HOSTS; i++) {
-      assertEquals(name(i, last), names.get(hosts.get(i)), "host " + i + " keeps its last reply");
-    }
+    last.forEach((i, r) -> assertEquals(name(i, r), names.get(hosts.get(i)), "host " + i + " keeps its last reply"));
     String[] ids = burst.stream().map(BusEvent::eventId).toArray(String[]::new);
     long claimed = pool.preparedQuery("SELECT count(*) FROM processed_bus_events WHERE event_id = ANY($1)")
         .execute(Tuple.of(ids)).await(30, TimeUnit.SECONDS).iterator().next().getLong(0);
