@@ -306,13 +306,8 @@ final class BrainStore {
 
   /** Writes the work in one pipelined transaction; the bus events {@code eventIds} (may be none) are claimed in it. */
   Future<Outcome> commit(Work w, List<String> eventIds) {
-    return commit(w, eventIds, null);
-  }
-
-  /** As {@link #commit(Work, List)}; {@code sent} (may be null) completes once the transaction is on its connection. */
-  Future<Outcome> commit(Work w, List<String> eventIds, io.vertx.core.Promise<Void> sent) {
     // one round trip (BEGIN, the statements, COMMIT pipelined): none of them reads another's result
-    return outcome(gate.run(() -> PipelinedTransaction.run(pool, conn -> statements(conn, w, eventIds), sent)));
+    return outcome(gate.run(() -> PipelinedTransaction.run(pool, conn -> statements(conn, w, eventIds))));
   }
 
   /** Runs {@code use} on a connection of its own (held until its future completes), through the gate. */

@@ -22,21 +22,13 @@ public final class PipelinedTransaction {
 
   /** Runs the statements {@code send} sends on the connection (it must not wait for them) in one transaction. */
   public static Future<Void> run(Pool pool, Function<SqlConnection, List<Future<?>>> send) {
-    return run(pool, send, null);
+    return pool.getConnection().compose(conn -> on(conn, send, null).eventually(conn::close));
   }
 
   /**
-   * As {@link #run(Pool, Function)}; {@code sent} (may be null) completes once every statement and the COMMIT are
-   * handed to the connection, before any answer: a caller may prepare its next work while the server runs this.
-   */
-  public static Future<Void> run(Pool pool, Function<SqlConnection, List<Future<?>>> send,
-      io.vertx.core.Promise<Void> sent) {
-    return pool.getConnection().compose(conn -> on(conn, send, sent).eventually(conn::close));
-  }
-
-  /**
-   * As {@link #run(Pool, Function, io.vertx.core.Promise)} on a connection the caller holds (and closes): several
-   * such transactions may be sent one after the other without waiting, and PostgreSQL runs them in that order.
+   * As {@link #run(Pool, Function)} on a connection the caller holds (and closes): several such transactions may be
+   * sent one after the other without waiting, and PostgreSQL runs them in that order. {@code sent} (may be null)
+   * completes once every statement and the COMMIT are handed to the connection, before any answer.
    */
   public static Future<Void> on(SqlConnection conn, Function<SqlConnection, List<Future<?>>> send,
       io.vertx.core.Promise<Void> sent) {
