@@ -205,6 +205,7 @@ public final class Brain {
   /**
    * Several bus events of one key in one unit of work and one transaction, in order; their hosts and the cluster
    * are refreshed once, after all of them. Events applied before (a replay) are left out and the rest run again.
+   * Many events over many of the key's {@code hosts} (distinct hosts among the events) run as pipelined units instead.
    */
   Future<Result> runEvents(WorkKey key, List<Apply> applies, int hosts) {
     int chunks = Math.min(PIPELINE_CHUNKS, applies.size() / PIPELINE_MIN_CHUNK);
