@@ -191,7 +191,12 @@ public final class Brain {
   public enum Result { COMMITTED, NOTHING_TO_DO, REPLAYED, GONE }
 
   /** One bus event's part of a unit of work: its id (claimed with the unit) and what it does to the work. */
-  record Apply(String eventId, Consumer<Work> body) {}
+  record Apply(String eventId, String hostId, Consumer<Work> body) {
+    /** One body doing what each of {@code applies} does, in order. */
+    static Consumer<Work> all(List<Apply> applies) {
+      return w -> applies.forEach(a -> a.body().accept(w));
+    }
+  }
 
   /**
    * Runs {@code body} on the key's current state in its lane and commits what it changed, claiming
@@ -205,13 +210,13 @@ public final class Brain {
   /**
    * Several bus events of one key in one unit of work and one transaction, in order; their hosts and the cluster
    * are refreshed once, after all of them. Events applied before (a replay) are left out and the rest run again.
-   * Many events over many of the key's {@code hosts} (distinct hosts among the events) run as pipelined units instead.
+   * Many events over many hosts run as pipelined units instead.
    */
-  Future<Result> runEvents(WorkKey key, List<Apply> applies, int hosts) {
+  Future<Result> runEvents(WorkKey key, List<Apply> applies) {
     int chunks = Math.min(PIPELINE_CHUNKS, applies.size() / PIPELINE_MIN_CHUNK);
     // a host's events in one unit are one row write and one refresh: split over units, each unit writes it again (a
     // 100-host cluster's batch of ~450 replies, 4.5 per host, cost twice the CPU per reply in four units)
-    if (chunks < 2 || applies.size() > PIPELINE_EVENTS_PER_HOST * hosts) {
+    if (chunks < 2 || applies.size() > PIPELINE_EVENTS_PER_HOST * distinctHosts(applies)) {
       return lanes.submit(key, () -> attemptEvents(key, applies));
     }
     List<List<Apply>> parts = new ArrayList<>(chunks);
@@ -219,6 +224,10 @@ public final class Brain {
       parts.add(applies.subList(i * applies.size() / chunks, (i + 1) * applies.size() / chunks));
     }
     return lanes.submit(key, () -> pipelined(key, parts));
+  }
+
+  private static long distinctHosts(List<Apply> applies) {
+    return applies.stream().map(Apply::hostId).distinct().count();
   }
 
   /** A key's events past twice this many run as pipelined units ({@link #pipelined}), ... */
@@ -260,7 +269,7 @@ public final class Brain {
     @Override
     public PipelinedUnits.Prepared prepare(WorkKey key, Loaded base, List<Apply> applies,
         java.util.function.Function<HostSnapshot, PushMark> last) {
-      Work w = applied(key, base, wk -> applies.forEach(a -> a.body().accept(wk)), last);
+      Work w = applied(key, base, Apply.all(applies), last);
       return new PipelinedUnits.Prepared(w, applies.stream().map(Apply::eventId).toList(), w.committed());
     }
 
@@ -283,7 +292,7 @@ public final class Brain {
 
   private Future<Result> attemptEvents(WorkKey key, List<Apply> applies) {
     List<String> ids = applies.stream().map(Apply::eventId).toList();
-    return attempt(key, ids, w -> applies.forEach(a -> a.body().accept(w)), 1).compose(r -> {
+    return attempt(key, ids, Apply.all(applies), 1).compose(r -> {
       if (r != Result.REPLAYED || applies.size() == 1) {
         return Future.succeededFuture(r);
       }
@@ -493,7 +502,6 @@ public final class Brain {
   public Future<Void> handleBatch(List<BusEvent> events) {
     Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs = new java.util.HashMap<>();
     List<Future<Optional<EventRouting.Target>>> targets = new ArrayList<>(events.size());
-    List<String> hostOf = new ArrayList<>(events.size());
     List<Future<?>> done = new ArrayList<>();
     List<BusEvent> presence = new ArrayList<>();
     for (BusEvent e : events) {
@@ -506,7 +514,6 @@ public final class Brain {
           publisher.gatewayOf(new HostKey(uuid(r.infraEnvId()), uuid(r.hostId())), r.fillsSharedTargets());
         }
         targets.add(routing.target(e, infraEnvs));
-        hostOf.add(e.hostId());
       }
     }
     if (!presence.isEmpty()) {
@@ -514,15 +521,10 @@ public final class Brain {
     }
     return Future.all(targets).compose(v -> {
       Map<WorkKey, List<Apply>> units = new java.util.LinkedHashMap<>();
-      Map<WorkKey, java.util.Set<String>> hosts = new java.util.HashMap<>();
-      for (int i = 0; i < targets.size(); i++) {
-        String host = hostOf.get(i);
-        targets.get(i).result().ifPresent(x -> {
-          units.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x.apply());
-          hosts.computeIfAbsent(x.key(), k -> new java.util.HashSet<>()).add(host == null ? "" : host);
-        });
+      for (Future<Optional<EventRouting.Target>> t : targets) {
+        t.result().ifPresent(x -> units.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x.apply()));
       }
-      units.forEach((key, applies) -> done.add(runEvents(key, applies, hosts.get(key).size())));
+      units.forEach((key, applies) -> done.add(runEvents(key, applies)));
       return Future.all(done).mapEmpty();
     });
   }

@@ -106,7 +106,7 @@ final class EventRouting {
         return bound.map(b -> {
           WorkKey key = b.orElse(info.clusterId() != null ? WorkKey.cluster(info.clusterId()) : WorkKey.unbound(infraEnvId));
           UUID clusterId = key.isCluster() ? key.clusterId() : null;
-          return Optional.of(new Target(key, new Apply(e.eventId(), w -> {
+          return Optional.of(new Target(key, new Apply(e.eventId(), e.hostId(), w -> {
             w.tenant(info.tenant());
             w.staticNetworking(infraEnvId, info.staticNetworking());
             rules.register(w, hostId, infraEnvId, clusterId, reg.discoveryAgentVersion(), at);
@@ -118,7 +118,7 @@ final class EventRouting {
     if (body == null) {
       return Future.succeededFuture(Optional.empty());
     }
-    return keyFor(e).map(k -> k.map(key -> new Target(key, new Apply(e.eventId(), body))));
+    return keyFor(e).map(k -> k.map(key -> new Target(key, new Apply(e.eventId(), e.hostId(), body))));
   }
 
   /** What an event (but a registration or presence) does to its key's work; null when nothing. */
