@@ -9,14 +9,31 @@ import java.util.function.LongSupplier;
  * How far behind the brain is, turned into the factor agents are slowed down by: 1 while its backlog (events on
  * the bus it has not handled) is under the bound, then backlog/bound, at most {@code maxStretch}. The gateway
  * stretches next_instruction_seconds by it, the brain the re-push of unchanged plans; nothing is dropped.
+ * {@link #releaseRate} is the pace the gateway lets held replies go at meanwhile.
  */
 final class BackPressure implements DoubleSupplier {
+  /** How often the brain's handling rate is sampled, and how far back its average mostly looks. */
+  static final long SAMPLE_NANOS = 100_000_000L;
+  static final double AVERAGE_SECONDS = 0.5;
+
   private final LongSupplier backlog;
+  private final LongSupplier handled;
+  private final LongSupplier nanoClock;
   private final long bound;
   private final double maxStretch;
+  private long sampledAt;
+  private long sampledHandled;
+  private double handledPerSecond;
 
-  BackPressure(LongSupplier backlog, long bound, double maxStretch, MeterRegistry registry) {
+  BackPressure(LongSupplier backlog, LongSupplier handled, long bound, double maxStretch, MeterRegistry registry) {
+    this(backlog, handled, bound, maxStretch, registry, System::nanoTime);
+  }
+
+  BackPressure(LongSupplier backlog, LongSupplier handled, long bound, double maxStretch, MeterRegistry registry,
+      LongSupplier nanoClock) {
     this.backlog = backlog;
+    this.handled = handled;
+    this.nanoClock = nanoClock;
     this.bound = Math.max(1, bound);
     this.maxStretch = Math.max(1, maxStretch);
     Gauge.builder("rdv.brain.backlog.events", backlog::getAsLong)
@@ -27,5 +44,35 @@ final class BackPressure implements DoubleSupplier {
   public double getAsDouble() {
     long b = backlog.getAsLong();
     return b <= bound ? 1.0 : Math.min(maxStretch, (double) b / bound);
+  }
+
+  /**
+   * Replies per second the gateway lets go while it holds some: what the brain handled lately (a moving average),
+   * times bound/backlog between a quarter and twice, so the backlog settles at about the bound: drains when past it,
+   * fills up to it when under, and while under it at least the room left within half a second (an idle brain has no
+   * rate to go by: the replies it waits for are the held ones). Letting all go at once whenever the backlog dipped under the bound swung it between
+   * ~600 and ~10,000 events in a 1,000-host cluster with 256 connections (docs/benchmarks.md, session 40).
+   */
+  synchronized double releaseRate() {
+    long now = nanoClock.getAsLong();
+    long count = handled.getAsLong();
+    long since = now - sampledAt;
+    if (sampledAt == 0 || since > 20 * SAMPLE_NANOS) {
+      // first look, or after a quiet spell: start from what was handled in between (nothing known: none)
+      handledPerSecond = sampledAt == 0 ? 0 : (count - sampledHandled) * 1e9 / since;
+      sampledAt = now;
+      sampledHandled = count;
+    } else if (since >= SAMPLE_NANOS) {
+      double seconds = since / 1e9;
+      double lately = (count - sampledHandled) / seconds;
+      double weight = seconds / (AVERAGE_SECONDS + seconds);
+      handledPerSecond += weight * (lately - handledPerSecond);
+      sampledAt = now;
+      sampledHandled = count;
+    }
+    long b = backlog.getAsLong();
+    double gain = b <= 0 ? 2 : Math.max(0.25, Math.min(2, (double) bound / b));
+    double room = Math.max(0, bound - b) / AVERAGE_SECONDS;
+    return Math.max(handledPerSecond * gain, room);
   }
 }

@@ -214,10 +214,11 @@ public final class Rendezvous implements AutoCloseable {
       Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
           .await(60, TimeUnit.SECONDS);
       // back-pressure: while the brain is behind, agents (through the gateway) and re-pushes slow down
-      BackPressure pressure = new BackPressure(brain::backlog, c.pressureBacklogEvents(), c.pressureMaxStretch(),
-          observability.registry());
+      BackPressure pressure = new BackPressure(brain::backlog, brain::handledCount, c.pressureBacklogEvents(),
+          c.pressureMaxStretch(), observability.registry());
       gateway.pacing(pressure);
       gateway.replyHoldMax(c.pressureHold());
+      gateway.replyReleaseRate(pressure::releaseRate);
       brain.brain().pacing(pressure);
       io.micrometer.core.instrument.Gauge.builder("rdv.brain.cache.hosts", brain.brain(),
           dev.rendezvous.service.brain.Brain::cachedHosts)

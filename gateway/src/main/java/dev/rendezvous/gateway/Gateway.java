@@ -111,6 +111,14 @@ public final class Gateway {
         admission.holdMax(max.toMillis());
     }
 
+    /**
+     * The rate (replies per second) step replies held while the service is behind are let go at
+     * ({@link ReplyAdmission}); unset (or null), all go at once when it has caught up.
+     */
+    public void replyReleaseRate(java.util.function.DoubleSupplier repliesPerSecond) {
+        admission.releaseRate(repliesPerSecond);
+    }
+
     private volatile TokenCheck tokenCheck = TokenCheck.ALL;
 
     /** Agent tokens are also checked with {@code check} (see {@link TokenCheck}); set before mounting. */

@@ -478,4 +478,41 @@ class GatewayHttpTest {
             bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
         }
     }
+
+    @Test
+    void whileTheServiceIsBehindHeldRepliesGoInArrivalOrderAtTheReleaseRate() throws Exception {
+        String infraEnv = newId();
+        String token = token(infraEnv, newId());
+        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-00000002\",\"exit_code\":0,"
+                + "\"output\":\"{}\",\"error\":\"\"}";
+        try {
+            bed.gateway.gateway().pacing(() -> 3.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
+            bed.gateway.gateway().replyReleaseRate(() -> 5.0);
+            java.util.List<Long> answeredAt = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.util.List<Integer> order = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+            java.util.List<Future<HttpResponse<Buffer>>> sent = new java.util.ArrayList<>();
+            long start = System.nanoTime();
+            for (int i = 0; i < 8; i++) {
+                int n = i;
+                sent.add(request(HttpMethod.POST, instructionsPath(infraEnv, newId()), token).sendBuffer(Buffer.buffer(body))
+                        .onSuccess(r -> {
+                            answeredAt.add((System.nanoTime() - start) / 1_000_000);
+                            order.add(n);
+                        }));
+                Thread.sleep(30); // each in after the one before
+            }
+            for (Future<HttpResponse<Buffer>> f : sent) {
+                assertEquals(204, await(f).statusCode());
+            }
+            assertEquals(java.util.List.of(0, 1, 2, 3, 4, 5, 6, 7), order, "let go oldest first");
+            // 5 a second: ~1.4 s from the first to the last, where all at once (or none before the hold's end) is not
+            long spread = answeredAt.get(7) - answeredAt.get(0);
+            assertTrue(spread >= 1000 && spread < 10_000, "answered at " + answeredAt);
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
+            bed.gateway.gateway().replyReleaseRate(null);
+        }
+    }
 }

@@ -1,0 +1,64 @@
+package dev.rendezvous.app;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The pace held replies are let go at, on a clock of the test's own. */
+class BackPressureTest {
+  private final AtomicLong backlog = new AtomicLong();
+  private final AtomicLong handled = new AtomicLong();
+  private final AtomicLong clock = new AtomicLong(1_000_000_000L);
+  private final BackPressure pressure = new BackPressure(backlog::get, handled::get, 2000, 8, new SimpleMeterRegistry(),
+      clock::get);
+
+  /** The brain handles {@code perSecond} for {@code seconds}, looked at every 10 ms as the gateway does. */
+  private double run(double perSecond, double seconds) {
+    double rate = 0;
+    for (int i = 0; i < seconds * 100; i++) {
+      clock.addAndGet(10_000_000L);
+      handled.addAndGet((long) (perSecond / 100));
+      rate = pressure.releaseRate();
+    }
+    return rate;
+  }
+
+  @Test
+  void pastTheBoundRepliesGoAtWhatTheBrainHandlesScaledToDrainTheBacklog() {
+    backlog.set(2000);
+    assertEquals(4000, run(4000, 3), 100, "at the bound: what the brain handles");
+    backlog.set(4000);
+    assertEquals(2000, run(4000, 3), 100, "twice the bound: half that, so the backlog drains");
+    backlog.set(40_000);
+    assertEquals(1000, run(4000, 3), 50, "never under a quarter");
+    assertEquals(8.0, pressure.getAsDouble(), "agents polling are slowed at most maxStretch");
+  }
+
+  @Test
+  void underTheBoundAnIdleBrainStillLetsTheRoomLeftGo() {
+    backlog.set(1000);
+    // the brain handled nothing (it waits for the held replies): the room under the bound, within half a second
+    assertEquals(2000, run(0, 1), 1);
+    backlog.set(0);
+    assertEquals(6000, run(3000, 3), 100, "twice what it handles when that is more than the room");
+    assertEquals(1.0, pressure.getAsDouble());
+  }
+
+  @Test
+  void theRateFollowsAChangeWithinAboutASecondAndStartsAfreshAfterAQuietSpell() {
+    backlog.set(2000);
+    run(4000, 3);
+    double soon = run(1000, 0.3);
+    assertTrue(soon > 1000 && soon < 4000, "moving toward the new rate, not jumping: " + soon);
+    assertEquals(1000, run(1000, 2), 60, "there after two seconds");
+    clock.addAndGet(10_000_000_000L); // ten seconds nobody asked, while 5,000 were handled
+    handled.addAndGet(5000);
+    assertEquals(500, pressure.releaseRate(), 10, "the average over the quiet spell, not a stale rate");
+    backlog.set(3000);
+    handled.set(handled.get()); // nothing handled (the database down): nothing let go past the bound
+    assertEquals(0, run(0, 5), 5);
+  }
+}
