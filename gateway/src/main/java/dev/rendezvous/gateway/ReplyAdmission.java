@@ -15,7 +15,7 @@ import java.util.function.DoubleSupplier;
  * burst of results, a load tool): those filled the brain's lane with minutes of work while every reply was answered
  * at once. Here, once the brain's backlog is past its bound, replies wait before they go on the bus and are answered,
  * and are let go in arrival order at a metered rate ({@link #releaseRate}: about what the brain turns into state),
- * until none waits and the backlog is under its bound again: whoever waits for the answer slows to the brain's pace,
+ * until none waits and the backlog was under its bound for a second: whoever waits for the answer slows to the brain's pace,
  * and the state stays about a bound's worth of events behind what was answered. Without a rate, all are let go at
  * once when the backlog is under its bound: 256 connections into one cluster then took ~9,000 replies in the 0.3 s
  * before the next measure and waited ~1.5 s after (p99 1.5 s). A reply waits at most {@code holdMaxMs}, then goes on
@@ -42,6 +42,13 @@ final class ReplyAdmission {
     /** Releases owed and not yet made (a fraction of a reply carries over). Timer-only, as is {@link #lastCheck}. */
     private double credit;
     private long lastCheck;
+    /**
+     * Replies go through the meter until then (nanoTime): a while after the backlog was last seen past its bound, not
+     * only while some wait. The backlog is measured as the brain polls, and between two measures the edge took
+     * thousands at full speed whenever the meter had just let the last waiting one go.
+     */
+    private volatile long meteredUntil = System.nanoTime();
+    static final long METERED_NANOS = 1_000_000_000L;
 
     ReplyAdmission(Vertx vertx, Pacing pacing, GatewayMetrics metrics, long holdMaxMs) {
         this.vertx = vertx;
@@ -71,7 +78,13 @@ final class ReplyAdmission {
 
     /** Completes (on the caller's context) when the reply may go on the bus. */
     Future<Void> admit() {
-        if (holdMaxMs <= 0 || (count.get() == 0 && pacing.factor() <= 1)) {
+        if (holdMaxMs <= 0) {
+            return Future.succeededFuture();
+        }
+        long now = System.nanoTime();
+        if (pacing.factor() > 1) {
+            meteredUntil = now + METERED_NANOS;
+        } else if (count.get() == 0 && now - meteredUntil >= 0) {
             return Future.succeededFuture();
         }
         Context context = Vertx.currentContext();

@@ -105,6 +105,21 @@ public final class BrainConsumer implements AutoCloseable {
     return consumer.backlog();
   }
 
+  /**
+   * How far behind what was put on the bus the brain's state is, in seconds: the age of the oldest event it has not
+   * handled (as far as its last poll tells; a partition not fetched lately counts from the last event it handled, which
+   * is older), 0 when none waits.
+   */
+  public double behindSeconds() {
+    long oldest = Long.MAX_VALUE;
+    for (long through : consumer.handledThrough().values()) {
+      if (through > 0) {
+        oldest = Math.min(oldest, through);
+      }
+    }
+    return oldest == Long.MAX_VALUE ? 0 : Math.max(0, System.currentTimeMillis() - oldest) / 1000.0;
+  }
+
   /** The bus consumer underneath (its counters feed the bus metrics). */
   public dev.rendezvous.bus.BusConsumer busConsumer() {
     return consumer;
