@@ -48,10 +48,12 @@ final class BackPressure implements DoubleSupplier {
 
   /**
    * Replies per second the gateway lets go while it holds some: what the brain handled lately (a moving average),
-   * times bound/backlog between a quarter and twice, so the backlog settles at about the bound: drains when past it,
+   * times the root of bound/backlog between a half and twice (the backlog is measured as the brain polls and jumps
+   * between measures: a gentler gain kept held replies' p99 lower), so the backlog settles at about the bound: drains when past it,
    * fills up to it when under, and while under it at least the room left within half a second (an idle brain has no
-   * rate to go by: the replies it waits for are the held ones). Letting all go at once whenever the backlog dipped under the bound swung it between
-   * ~600 and ~10,000 events in a 1,000-host cluster with 256 connections (docs/benchmarks.md, session 40).
+   * rate to go by: the replies it waits for are the held ones). Letting all go at once whenever the backlog dipped
+   * under the bound swung it between ~600 and ~10,000 events in a 1,000-host cluster with 256 connections
+   * (docs/benchmarks.md, session 40).
    */
   synchronized double releaseRate() {
     long now = nanoClock.getAsLong();
@@ -71,7 +73,7 @@ final class BackPressure implements DoubleSupplier {
       sampledHandled = count;
     }
     long b = backlog.getAsLong();
-    double gain = b <= 0 ? 2 : Math.max(0.25, Math.min(2, (double) bound / b));
+    double gain = b <= 0 ? 2 : Math.max(0.5, Math.min(2, Math.sqrt((double) bound / b)));
     double room = Math.max(0, bound - b) / AVERAGE_SECONDS;
     return Math.max(handledPerSecond * gain, room);
   }

@@ -30,18 +30,20 @@ class BackPressureTest {
   void pastTheBoundRepliesGoAtWhatTheBrainHandlesScaledToDrainTheBacklog() {
     backlog.set(2000);
     assertEquals(4000, run(4000, 3), 100, "at the bound: what the brain handles");
+    backlog.set(8000);
+    assertEquals(2000, run(4000, 3), 100, "four times the bound: half that, so the backlog drains");
     backlog.set(4000);
-    assertEquals(2000, run(4000, 3), 100, "twice the bound: half that, so the backlog drains");
+    assertEquals(2828, run(4000, 3), 100, "twice the bound: a gentler cut (the measure jumps)");
     backlog.set(40_000);
-    assertEquals(1000, run(4000, 3), 50, "never under a quarter");
+    assertEquals(2000, run(4000, 3), 50, "never under a half");
     assertEquals(8.0, pressure.getAsDouble(), "agents polling are slowed at most maxStretch");
   }
 
   @Test
   void underTheBoundAnIdleBrainStillLetsTheRoomLeftGo() {
-    backlog.set(1000);
+    backlog.set(1500);
     // the brain handled nothing (it waits for the held replies): the room under the bound, within half a second
-    assertEquals(2000, run(0, 1), 1);
+    assertEquals(1000, run(0, 1), 1);
     backlog.set(0);
     assertEquals(6000, run(3000, 3), 100, "twice what it handles when that is more than the room");
     assertEquals(1.0, pressure.getAsDouble());

@@ -15,9 +15,9 @@ import java.util.function.DoubleSupplier;
  * burst of results, a load tool): those filled the brain's lane with minutes of work while every reply was answered
  * at once. Here, once the brain's backlog is past its bound, replies wait before they go on the bus and are answered,
  * and are let go in arrival order at a metered rate ({@link #releaseRate}: about what the brain turns into state),
- * until none waits and the backlog was under its bound for a second: whoever waits for the answer slows to the brain's pace,
- * and the state stays about a bound's worth of events behind what was answered. Without a rate, all are let go at
- * once when the backlog is under its bound: 256 connections into one cluster then took ~9,000 replies in the 0.3 s
+ * until none waits and the backlog was under its bound for a second: whoever waits for the answer slows to the brain's
+ * pace, and the state stays about a bound's worth of events behind what was answered. Without a rate, all are let go
+ * at once when the backlog is under its bound: 256 connections into one cluster then took ~9,000 replies in the 0.3 s
  * before the next measure and waited ~1.5 s after (p99 1.5 s). A reply waits at most {@code holdMaxMs}, then goes on
  * anyway: nothing is refused or dropped, and none is answered before it is on the bus. Each resumes on its own
  * connection's event loop, so {@link ReplyOrder} keeps one host's in order from there.
@@ -107,7 +107,8 @@ final class ReplyAdmission {
     private synchronized void release() { // one check at a time: a new one may be armed while this one runs
         armed.set(false);
         long now = System.nanoTime();
-        double seconds = lastCheck == 0 ? CHECK_MS / 1000.0 : Math.min(now - lastCheck, CREDIT_MAX_MS * 1_000_000) / 1e9;
+        long since = lastCheck == 0 ? CHECK_MS * 1_000_000 : Math.min(now - lastCheck, CREDIT_MAX_MS * 1_000_000);
+        double seconds = since / 1e9;
         lastCheck = now;
         double rate = releaseRate.getAsDouble();
         double cap = Math.max(1, rate * CREDIT_MAX_MS / 1000.0);
