@@ -48,12 +48,12 @@ final class BackPressure implements DoubleSupplier {
 
   /**
    * Replies per second the gateway lets go while it holds some: what the brain handled lately (a moving average),
-   * times the root of bound/backlog between a half and twice (the backlog is measured as the brain polls and jumps
-   * between measures: a gentler gain kept held replies' p99 lower), so the backlog settles at about the bound: drains when past it,
-   * fills up to it when under, and while under it at least the room left within half a second (an idle brain has no
-   * rate to go by: the replies it waits for are the held ones). Letting all go at once whenever the backlog dipped
-   * under the bound swung it between ~600 and ~10,000 events in a 1,000-host cluster with 256 connections
-   * (docs/benchmarks.md, session 40).
+   * times the root of bound/backlog between a half and twice, so the backlog settles at about the bound: drains
+   * when past it, fills up to it when under, and while under it at least the room left within half a second (an
+   * idle brain has no rate to go by: the replies it waits for are the held ones). The root, not bound/backlog
+   * itself: the backlog is measured as the brain polls and jumps between measures. Letting all go at once whenever
+   * the backlog dipped under the bound swung it between ~600 and ~10,000 events in a 1,000-host cluster with 256
+   * connections (docs/benchmarks.md, session 40).
    */
   synchronized double releaseRate() {
     long now = nanoClock.getAsLong();

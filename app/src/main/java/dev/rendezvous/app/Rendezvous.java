@@ -219,9 +219,9 @@ public final class Rendezvous implements AutoCloseable {
       gateway.pacing(pressure);
       gateway.replyHoldMax(c.pressureHold());
       gateway.replyReleaseRate(pressure::releaseRate);
-      io.micrometer.core.instrument.Gauge.builder("rdv.brain.behind", brain, BrainConsumer::behindSeconds).baseUnit("seconds")
-          .description("How far the brain of this instance is behind the bus: the age of the oldest event it has not handled")
-          .register(observability.registry());
+      io.micrometer.core.instrument.Gauge.builder("rdv.brain.behind", brain, BrainConsumer::behindSeconds)
+          .baseUnit("seconds").description("How far the brain of this instance is behind the bus: the age of the "
+              + "oldest event it has not handled").register(observability.registry());
       brain.brain().pacing(pressure);
       io.micrometer.core.instrument.Gauge.builder("rdv.brain.cache.hosts", brain.brain(),
           dev.rendezvous.service.brain.Brain::cachedHosts)
