@@ -37,11 +37,14 @@ final class ReplyAdmission {
     private final ConcurrentLinkedQueue<Waiting> waiting = new ConcurrentLinkedQueue<>();
     private final AtomicInteger count = new AtomicInteger();
     private final AtomicBoolean armed = new AtomicBoolean();
-    /** Replies per second to let go while some wait; infinite: all of them. Read on each check. */
+    /** Replies per second to let go while metered; infinite: all of them. Read at most once per check. */
     private volatile DoubleSupplier releaseRate;
-    /** Releases owed and not yet made (a fraction of a reply carries over). Timer-only, as is {@link #lastCheck}. */
+    // the meter (under this object's monitor): the rate read last and when, what may go now (a fraction carries
+    // over), and up to when that was counted
+    private double rate;
+    private long rateAt;
     private double credit;
-    private long lastCheck;
+    private long creditAt;
     /**
      * Replies go through the meter until then (nanoTime): a while after the backlog was last seen past its bound, not
      * only while some wait. The backlog is measured as the brain polls, and between two measures the edge took
@@ -60,8 +63,8 @@ final class ReplyAdmission {
     }
 
     /**
-     * The rate (replies per second) waiting replies are let go at; read every {@link #CHECK_MS}. Unset: none while
-     * the backlog is past its bound, all once it is under (so is null).
+     * The rate (replies per second) replies are let go at while metered; read every {@link #CHECK_MS}. Unset: none
+     * while the backlog is past its bound, all once it is under (so is null).
      */
     void releaseRate(DoubleSupplier rate) {
         this.releaseRate = rate != null ? rate : allOnceCaughtUp();
@@ -87,6 +90,9 @@ final class ReplyAdmission {
         } else if (count.get() == 0 && now - meteredUntil >= 0) {
             return Future.succeededFuture();
         }
+        if (count.get() == 0 && take(now)) {
+            return Future.succeededFuture(); // metered, none waiting before it and room in the meter: no tick to wait
+        }
         Context context = Vertx.currentContext();
         Promise<Void> p = Promise.promise();
         waiting.add(new Waiting(p, context, System.nanoTime() + holdMaxMs * 1_000_000));
@@ -102,17 +108,41 @@ final class ReplyAdmission {
         }
     }
 
-    /** Lets waiting replies go, oldest first: as many as the release rate allows since the last check, and those
-     * that waited their longest. */
-    private synchronized void release() { // one check at a time: a new one may be armed while this one runs
+    /** Takes one release from the meter if it has one (the credit brought up to {@code now} first). */
+    private synchronized boolean take(long now) {
+        refill(now);
+        if (credit < 1) {
+            return false;
+        }
+        credit -= 1;
+        return true;
+    }
+
+    /** Adds what the rate allows since the credit was last counted, at most {@link #CREDIT_MAX_MS} of it. */
+    private void refill(long now) {
+        if (rateAt == 0 || now - rateAt >= CHECK_MS * 1_000_000) {
+            rate = releaseRate.getAsDouble();
+            rateAt = now;
+        }
+        double seconds = creditAt == 0 ? 0 : Math.min(now - creditAt, CREDIT_MAX_MS * 1_000_000) / 1e9;
+        creditAt = now;
+        if (Double.isNaN(rate) || rate <= 0) {
+            credit = 0;
+        } else if (Double.isInfinite(rate)) {
+            credit = Double.POSITIVE_INFINITY; // all may go
+        } else {
+            credit = Math.min(Math.max(1, rate * CREDIT_MAX_MS / 1000.0), credit + rate * seconds);
+        }
+    }
+
+    /**
+     * Lets waiting replies go, oldest first: as many as the meter allows, and those that waited their longest. One
+     * check at a time: a new one may be armed while this one runs.
+     */
+    private synchronized void release() {
         armed.set(false);
         long now = System.nanoTime();
-        long since = lastCheck == 0 ? CHECK_MS * 1_000_000 : Math.min(now - lastCheck, CREDIT_MAX_MS * 1_000_000);
-        double seconds = since / 1e9;
-        lastCheck = now;
-        double rate = releaseRate.getAsDouble();
-        double cap = Math.max(1, rate * CREDIT_MAX_MS / 1000.0);
-        credit = Double.isNaN(rate) || rate <= 0 ? 0 : Math.min(cap, credit + rate * seconds);
+        refill(now);
         Waiting w;
         while ((w = waiting.peek()) != null) {
             boolean due = now - w.deadlineNanos() >= 0;
@@ -134,9 +164,6 @@ final class ReplyAdmission {
         }
         if (!waiting.isEmpty()) {
             arm();
-        } else {
-            lastCheck = 0; // the next wait starts afresh, with nothing saved up
-            credit = 0;
         }
     }
 }

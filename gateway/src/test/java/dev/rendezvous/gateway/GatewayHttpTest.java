@@ -515,4 +515,36 @@ class GatewayHttpTest {
             bed.gateway.gateway().replyReleaseRate(null);
         }
     }
+
+    @Test
+    void aMeteredReplyWithRoomInTheMeterGoesAtOnce() throws Exception {
+        String infraEnv = newId();
+        String token = token(infraEnv, newId());
+        String host = newId();
+        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-00000003\",\"exit_code\":0,"
+                + "\"output\":\"{}\",\"error\":\"\"}";
+        try {
+            bed.gateway.gateway().pacing(() -> 3.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
+            bed.gateway.gateway().replyReleaseRate(() -> 10_000.0);
+            double heldBefore = bed.registry.find(GatewayMetrics.REPLIES_HELD).counter().count();
+            for (int i = 0; i < 20; i++) { // one connection, one reply after the other: few waiters, much room
+                assertEquals(204, await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token)
+                        .sendBuffer(Buffer.buffer(body))).statusCode());
+            }
+            double held = bed.registry.find(GatewayMetrics.REPLIES_HELD).counter().count() - heldBefore;
+            // the first waits for the meter's first check (nothing counted before it); the rest find room and go at
+            // once, where waiting for each check capped one connection at a reply per 10 ms
+            assertTrue(held <= 3, held + " of 20 replies waited for a check");
+            long until = System.nanoTime() + 10_000_000_000L;
+            while (bed.countEvents(e -> host.equals(e.hostId())) < 20 && System.nanoTime() < until) {
+                Thread.sleep(50);
+            }
+            assertEquals(20, bed.countEvents(e -> host.equals(e.hostId())), "all 20 on the bus");
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
+            bed.gateway.gateway().replyReleaseRate(null);
+        }
+    }
 }
