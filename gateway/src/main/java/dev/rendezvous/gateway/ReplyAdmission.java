@@ -25,7 +25,7 @@ import java.util.function.DoubleSupplier;
 final class ReplyAdmission {
     /** How often waiting replies are looked at: the metered rate is let go in steps this long. */
     static final long CHECK_MS = 10;
-    /** The most a metered release saves up while replies wait (ms of its rate): no burst after a quiet spell. */
+    /** The most the meter saves up (ms of its rate): no burst after a quiet spell. */
     static final long CREDIT_MAX_MS = 50;
 
     private record Waiting(Promise<Void> promise, Context context, long deadlineNanos) {}
