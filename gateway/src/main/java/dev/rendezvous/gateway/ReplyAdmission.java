@@ -95,7 +95,7 @@ final class ReplyAdmission {
         }
         Context context = Vertx.currentContext();
         Promise<Void> p = Promise.promise();
-        waiting.add(new Waiting(p, context, System.nanoTime() + holdMaxMs * 1_000_000));
+        waiting.add(new Waiting(p, context, now + holdMaxMs * 1_000_000));
         count.incrementAndGet();
         metrics.replyHeld();
         arm();

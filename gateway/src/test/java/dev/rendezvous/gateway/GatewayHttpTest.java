@@ -425,8 +425,7 @@ class GatewayHttpTest {
         String cluster = newId();
         String token = token(infraEnv, cluster);
         java.util.concurrent.atomic.AtomicReference<Double> pace = new java.util.concurrent.atomic.AtomicReference<>(3.0);
-        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-00000001\",\"exit_code\":0,"
-                + "\"output\":\"{}\",\"error\":\"\"}";
+        String body = inventoryReply("inventory-00000001");
         try {
             bed.gateway.gateway().pacing(pace::get);
             bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
@@ -479,16 +478,36 @@ class GatewayHttpTest {
         }
     }
 
+    /** A step reply's body (an inventory with an empty output). */
+    private static String inventoryReply(String stepId) {
+        return "{\"step_type\":\"inventory\",\"step_id\":\"" + stepId + "\",\"exit_code\":0,"
+                + "\"output\":\"{}\",\"error\":\"\"}";
+    }
+
+    interface Body {
+        void run() throws Exception;
+    }
+
+    /** Runs {@code body} with the service behind (pace 3) and replies metered at {@code rate}; then as before. */
+    private void metered(double rate, Body body) throws Exception {
+        try {
+            bed.gateway.gateway().pacing(() -> 3.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
+            bed.gateway.gateway().replyReleaseRate(() -> rate);
+            body.run();
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
+            bed.gateway.gateway().replyReleaseRate(null);
+        }
+    }
+
     @Test
     void whileTheServiceIsBehindHeldRepliesGoInArrivalOrderAtTheReleaseRate() throws Exception {
         String infraEnv = newId();
         String token = token(infraEnv, newId());
-        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-00000002\",\"exit_code\":0,"
-                + "\"output\":\"{}\",\"error\":\"\"}";
-        try {
-            bed.gateway.gateway().pacing(() -> 3.0);
-            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
-            bed.gateway.gateway().replyReleaseRate(() -> 5.0);
+        String body = inventoryReply("inventory-00000002");
+        metered(5.0, () -> {
             java.util.List<Long> answeredAt = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             java.util.List<Integer> order = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
             java.util.List<Future<HttpResponse<Buffer>>> sent = new java.util.ArrayList<>();
@@ -509,11 +528,7 @@ class GatewayHttpTest {
             // 5 a second: ~1.4 s from the first to the last, where all at once (or none before the hold's end) is not
             long spread = answeredAt.get(7) - answeredAt.get(0);
             assertTrue(spread >= 1000 && spread < 10_000, "answered at " + answeredAt);
-        } finally {
-            bed.gateway.gateway().pacing(() -> 1.0);
-            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
-            bed.gateway.gateway().replyReleaseRate(null);
-        }
+        });
     }
 
     @Test
@@ -521,12 +536,8 @@ class GatewayHttpTest {
         String infraEnv = newId();
         String token = token(infraEnv, newId());
         String host = newId();
-        String body = "{\"step_type\":\"inventory\",\"step_id\":\"inventory-00000003\",\"exit_code\":0,"
-                + "\"output\":\"{}\",\"error\":\"\"}";
-        try {
-            bed.gateway.gateway().pacing(() -> 3.0);
-            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
-            bed.gateway.gateway().replyReleaseRate(() -> 10_000.0);
+        String body = inventoryReply("inventory-00000003");
+        metered(10_000.0, () -> {
             double heldBefore = bed.registry.find(GatewayMetrics.REPLIES_HELD).counter().count();
             for (int i = 0; i < 20; i++) { // one connection, one reply after the other: few waiters, much room
                 assertEquals(204, await(request(HttpMethod.POST, instructionsPath(infraEnv, host), token)
@@ -541,10 +552,6 @@ class GatewayHttpTest {
                 Thread.sleep(50);
             }
             assertEquals(20, bed.countEvents(e -> host.equals(e.hostId())), "all 20 on the bus");
-        } finally {
-            bed.gateway.gateway().pacing(() -> 1.0);
-            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
-            bed.gateway.gateway().replyReleaseRate(null);
-        }
+        });
     }
 }
