@@ -7,9 +7,12 @@ import java.util.function.LongSupplier;
 
 /**
  * How far behind the brain is, turned into the factor agents are slowed down by: 1 while its backlog (events on
- * the bus it has not handled) is under the bound, then backlog/bound, at most {@code maxStretch}. The gateway
- * stretches next_instruction_seconds by it, the brain the re-push of unchanged plans; nothing is dropped.
- * {@link #releaseRate} is the pace the gateway lets held replies go at meanwhile.
+ * the bus it has not handled) is under the bound and its state is less than {@code behindTarget} seconds behind the
+ * bus, then the larger of backlog/bound and behind/target, at most {@code maxStretch}. The gateway stretches
+ * next_instruction_seconds by it, the brain the re-push of unchanged plans; nothing is dropped. {@link #releaseRate}
+ * is the pace the gateway lets held replies go at meanwhile. Both a count and a time: a count alone said nothing of
+ * heavy events (a 1,000-host cluster's connectivity replies, ~300 KB and ~10 ms each: 700 of them waiting, under the
+ * bound, left the state 7 s behind; docs/benchmarks.md, session 40).
  */
 final class BackPressure implements DoubleSupplier {
   /** How often the brain's handling rate is sampled, and how far back its average mostly looks. */
@@ -18,23 +21,32 @@ final class BackPressure implements DoubleSupplier {
 
   private final LongSupplier backlog;
   private final LongSupplier handled;
+  private final DoubleSupplier behind;
   private final LongSupplier nanoClock;
   private final long bound;
+  private final double behindTarget;
   private final double maxStretch;
   private long sampledAt;
   private long sampledHandled;
   private double handledPerSecond;
 
-  BackPressure(LongSupplier backlog, LongSupplier handled, long bound, double maxStretch, MeterRegistry registry) {
-    this(backlog, handled, bound, maxStretch, registry, System::nanoTime);
+  /**
+   * @param behind seconds the brain's state is behind the bus (the age of the oldest event it has not handled)
+   * @param behindTarget seconds behind past which agents are slowed; 0 or less: by the backlog's count only
+   */
+  BackPressure(LongSupplier backlog, LongSupplier handled, DoubleSupplier behind, long bound, double behindTarget,
+      double maxStretch, MeterRegistry registry) {
+    this(backlog, handled, behind, bound, behindTarget, maxStretch, registry, System::nanoTime);
   }
 
-  BackPressure(LongSupplier backlog, LongSupplier handled, long bound, double maxStretch, MeterRegistry registry,
-      LongSupplier nanoClock) {
+  BackPressure(LongSupplier backlog, LongSupplier handled, DoubleSupplier behind, long bound, double behindTarget,
+      double maxStretch, MeterRegistry registry, LongSupplier nanoClock) {
     this.backlog = backlog;
     this.handled = handled;
+    this.behind = behind;
     this.nanoClock = nanoClock;
     this.bound = Math.max(1, bound);
+    this.behindTarget = behindTarget > 0 ? behindTarget : Double.POSITIVE_INFINITY;
     this.maxStretch = Math.max(1, maxStretch);
     Gauge.builder("rdv.brain.backlog.events", backlog::getAsLong)
         .description("Events on the bus the brain of this instance has not handled yet").register(registry);
@@ -43,7 +55,11 @@ final class BackPressure implements DoubleSupplier {
   @Override
   public double getAsDouble() {
     long b = backlog.getAsLong();
-    return b <= bound ? 1.0 : Math.min(maxStretch, (double) b / bound);
+    double late = behind.getAsDouble();
+    if (b <= bound && late <= behindTarget) {
+      return 1.0;
+    }
+    return Math.min(maxStretch, Math.max(1.0, Math.max((double) b / bound, late / behindTarget)));
   }
 
   /**
@@ -53,7 +69,8 @@ final class BackPressure implements DoubleSupplier {
    * idle brain has no rate to go by: the replies it waits for are the held ones). The root, not bound/backlog
    * itself: the backlog is measured as the brain polls and jumps between measures. Letting all go at once whenever
    * the backlog dipped under the bound swung it between ~600 and ~10,000 events in a 1,000-host cluster with 256
-   * connections (docs/benchmarks.md, session 40).
+   * connections (docs/benchmarks.md, session 40). Past the time target the smaller gain of the two (the root of
+   * target/behind) and no room: the state is late however few events wait.
    */
   synchronized double releaseRate() {
     long now = nanoClock.getAsLong();
@@ -73,8 +90,14 @@ final class BackPressure implements DoubleSupplier {
       sampledHandled = count;
     }
     long b = backlog.getAsLong();
-    double gain = b <= 0 ? 2 : Math.max(0.5, Math.min(2, Math.sqrt((double) bound / b)));
-    double room = Math.max(0, bound - b) / AVERAGE_SECONDS;
+    double late = behind.getAsDouble();
+    double gain = Math.min(gain(bound, b), gain(behindTarget, late));
+    double room = late > behindTarget ? 0 : Math.max(0, bound - b) / AVERAGE_SECONDS;
     return Math.max(handledPerSecond * gain, room);
+  }
+
+  /** The root of target/measure between a half and twice (twice for nothing measured). */
+  private static double gain(double target, double measure) {
+    return measure <= 0 ? 2 : Math.max(0.5, Math.min(2, Math.sqrt(target / measure)));
   }
 }

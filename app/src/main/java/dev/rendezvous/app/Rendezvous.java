@@ -214,8 +214,9 @@ public final class Rendezvous implements AutoCloseable {
       Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
           .await(60, TimeUnit.SECONDS);
       // back-pressure: while the brain is behind, agents (through the gateway) and re-pushes slow down
-      BackPressure pressure = new BackPressure(brain::backlog, brain::handledCount, c.pressureBacklogEvents(),
-          c.pressureMaxStretch(), observability.registry());
+      BackPressure pressure = new BackPressure(brain::backlog, brain::handledCount, brain::behindSeconds,
+          c.pressureBacklogEvents(), c.pressureBehind().toMillis() / 1000.0, c.pressureMaxStretch(),
+          observability.registry());
       gateway.pacing(pressure);
       gateway.replyHoldMax(c.pressureHold());
       gateway.replyReleaseRate(pressure::releaseRate);

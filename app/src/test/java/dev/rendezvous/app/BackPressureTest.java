@@ -12,8 +12,9 @@ class BackPressureTest {
   private final AtomicLong backlog = new AtomicLong();
   private final AtomicLong handled = new AtomicLong();
   private final AtomicLong clock = new AtomicLong(1_000_000_000L);
-  private final BackPressure pressure = new BackPressure(backlog::get, handled::get, 2000, 8, new SimpleMeterRegistry(),
-      clock::get);
+  private volatile double behind;
+  private final BackPressure pressure = new BackPressure(backlog::get, handled::get, () -> behind, 2000, 1.0, 8,
+      new SimpleMeterRegistry(), clock::get);
 
   /** The brain handles {@code perSecond} for {@code seconds}, looked at every 10 ms as the gateway does. */
   private double run(double perSecond, double seconds) {
@@ -62,5 +63,30 @@ class BackPressureTest {
     backlog.set(3000);
     handled.set(handled.get()); // nothing handled (the database down): nothing let go past the bound
     assertEquals(0, run(0, 5), 5);
+  }
+
+  @Test
+  void aStateLateByTimeIsSlowedDownHoweverFewEventsWait() {
+    backlog.set(500); // a quarter of the bound, but heavy events: three seconds' work
+    behind = 3;
+    assertEquals(3.0, pressure.getAsDouble(), 1e-9, "polls stretched by behind/target");
+    // the root of target/behind and no room under the bound: the room would have let 3,000/s go
+    assertEquals(2000 * Math.sqrt(1 / 3.0), run(2000, 3), 60);
+    behind = 20;
+    assertEquals(1000, run(2000, 3), 30, "never under a half");
+    assertEquals(8.0, pressure.getAsDouble(), "at most maxStretch");
+    behind = 0.5;
+    assertEquals(1.0, pressure.getAsDouble(), "within the target: not slowed");
+    assertEquals(3000, run(2000, 3), 60, "and the room under the bound counts again");
+  }
+
+  @Test
+  void withoutATimeTargetOnlyTheCountSlowsAgents() {
+    BackPressure countOnly = new BackPressure(backlog::get, handled::get, () -> 30, 2000, 0, 8,
+        new SimpleMeterRegistry(), clock::get);
+    backlog.set(500);
+    assertEquals(1.0, countOnly.getAsDouble());
+    backlog.set(4000);
+    assertEquals(2.0, countOnly.getAsDouble());
   }
 }
