@@ -231,6 +231,10 @@ public final class Rendezvous implements AutoCloseable {
           dev.rendezvous.service.brain.Brain::hostEvaluations)
           .description("Host refreshes (all of a host's validations and its state machine) the brain of this instance ran")
           .register(observability.registry());
+      io.micrometer.core.instrument.FunctionCounter.builder("rdv.brain.outputs.parsed.ahead", brain.brain(),
+          dev.rendezvous.service.brain.Brain::outputsParsedAhead)
+          .description("Step outputs (inventories, connectivity reports) the brain of this instance parsed off its "
+              + "lanes, ahead of their units").register(observability.registry());
       io.micrometer.core.instrument.FunctionCounter.builder("rdv.brain.units", brain.brain(),
           dev.rendezvous.service.brain.Brain::committedUnits)
           .description("Units of work (one transaction each) the brain of this instance committed")

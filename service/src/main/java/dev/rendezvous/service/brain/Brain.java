@@ -75,6 +75,7 @@ public final class Brain {
   private final EventRouting routing;
   private final BrainPresence presence;
   private final PlanPublisher publisher;
+  private final OutputPreParsing preParsing;
   private volatile Listener listener = (k, e, h, s) -> { };
   private volatile PreparationRequests preparations = (c, at) -> { };
   private volatile java.util.function.DoubleSupplier pacing = () -> 1.0;
@@ -108,6 +109,8 @@ public final class Brain {
     this.presence = new BrainPresence(this, routing, store, cache, publisher);
     this.fullRefreshes = new KeyDebouncer(vertx);
     this.targetsPasses = new KeyDebouncer(vertx);
+    // as many parses at once as the lanes use cores: they run while the lanes work
+    this.preParsing = new OutputPreParsing(vertx.createSharedWorkerExecutor("rdv-brain-parse", this.lanes.count()));
   }
 
   /** The event-loop contexts units run on (one per core unless told otherwise). */
@@ -190,8 +193,15 @@ public final class Brain {
   /** The outcome of a unit of work for its caller. */
   public enum Result { COMMITTED, NOTHING_TO_DO, REPLAYED, GONE }
 
-  /** One bus event's part of a unit of work: its id (claimed with the unit) and what it does to the work. */
-  record Apply(String eventId, String hostId, Consumer<Work> body) {
+  /**
+   * One bus event's part of a unit of work: its id (claimed with the unit), what it does to the work, and its output's
+   * parse started off the lane (null: none; see {@link OutputPreParsing}).
+   */
+  record Apply(String eventId, String hostId, Consumer<Work> body, Future<Object> parsed) {
+    Apply(String eventId, String hostId, Consumer<Work> body) {
+      this(eventId, hostId, body, null);
+    }
+
     /** One body doing what each of {@code applies} does, in order. */
     static Consumer<Work> all(List<Apply> applies) {
       return w -> applies.forEach(a -> a.body().accept(w));
@@ -217,7 +227,8 @@ public final class Brain {
     // a host's events in one unit are one row write and one refresh: split over units, each unit writes it again (a
     // 100-host cluster's batch of ~450 replies, 4.5 per host, cost twice the CPU per reply in four units)
     if (chunks < 2 || applies.size() > PIPELINE_EVENTS_PER_HOST * distinctHosts(applies)) {
-      return lanes.submit(key, () -> attemptEvents(key, applies));
+      return lanes.submit(key, () -> OutputPreParsing.ready(applies, lanes.contextFor(key))
+          .compose(v -> attemptEvents(key, applies)));
     }
     List<List<Apply>> parts = new ArrayList<>(chunks);
     for (int i = 0; i < chunks; i++) {
@@ -403,6 +414,11 @@ public final class Brain {
     return rules.hostEvaluations();
   }
 
+  /** Step outputs parsed ahead of their units, off the lanes ({@link OutputPreParsing}). */
+  public double outputsParsedAhead() {
+    return preParsing.parsedCount();
+  }
+
   /** Units of work this instance's brain committed: with {@link #committedUnitEvents} how well events batch. */
   public double committedUnits() {
     return committedUnits.sum();
@@ -504,6 +520,7 @@ public final class Brain {
     List<Future<Optional<EventRouting.Target>>> targets = new ArrayList<>(events.size());
     List<Future<?>> done = new ArrayList<>();
     List<BusEvent> presence = new ArrayList<>();
+    Map<BusEvent, Future<Object>> parsed = preParsing.start(events);
     for (BusEvent e : events) {
       if (e.payload() instanceof AgentPresence) {
         presence.add(e);
@@ -513,7 +530,7 @@ public final class Brain {
           // the gateway it registered at: whether it fills in shared connectivity targets (until a presence says)
           publisher.gatewayOf(new HostKey(uuid(r.infraEnvId()), uuid(r.hostId())), r.fillsSharedTargets());
         }
-        targets.add(routing.target(e, infraEnvs));
+        targets.add(routing.target(e, infraEnvs, parsed.get(e)));
       }
     }
     if (!presence.isEmpty()) {

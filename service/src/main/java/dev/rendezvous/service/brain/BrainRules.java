@@ -115,6 +115,12 @@ final class BrainRules {
 
   /** A step reply: route by step type and exit code (§6 reply routing); the host is refreshed with the unit. */
   void stepReply(Work w, UUID hostId, String stepType, int exitCode, String output, String error, Instant at) {
+    stepReply(w, hostId, stepType, exitCode, output, error, at, null);
+  }
+
+  /** {@code parsed}: the output parsed already (off the lane), or null. */
+  void stepReply(Work w, UUID hostId, String stepType, int exitCode, String output, String error, Instant at,
+      Object parsed) {
     HostSnapshot h = w.host(hostId);
     if (h == null) {
       // a deleted host's late reply; a registration always comes before its replies (they share one topic)
@@ -130,7 +136,7 @@ final class BrainRules {
     }
     HostSnapshot before = w.host(hostId);
     try {
-      outputs.store(w, before, type.orElse(null), exitCode, output, error);
+      outputs.store(w, before, type.orElse(null), exitCode, output, error, parsed);
     } catch (InvalidStepOutputException e) {
       String name = before.nameForMessages();
       w.event(DomainEventFactory.host(before, "host_step_reply_invalid", EventSeverity.WARNING, "Host " + name

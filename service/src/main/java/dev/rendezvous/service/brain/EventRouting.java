@@ -80,7 +80,9 @@ final class EventRouting {
   /** Where an event's work runs and what it does there; empty for an event with nothing to act on. */
   record Target(WorkKey key, Apply apply) {}
 
-  Future<Optional<Target>> target(BusEvent e, Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs) {
+  /** {@code parsed}: the parse of the event's output started off the lane (null: none). */
+  Future<Optional<Target>> target(BusEvent e, Map<UUID, Future<Optional<BrainStore.InfraEnvInfo>>> infraEnvs,
+      Future<Object> parsed) {
     if (e.payload() instanceof HostRegistered reg) {
       UUID hostId = uuid(reg.hostId());
       UUID infraEnvId = uuid(reg.infraEnvId());
@@ -114,19 +116,20 @@ final class EventRouting {
         });
       });
     }
-    Consumer<Work> body = body(e);
+    Consumer<Work> body = body(e, parsed);
     if (body == null) {
       return Future.succeededFuture(Optional.empty());
     }
-    return keyFor(e).map(k -> k.map(key -> new Target(key, new Apply(e.eventId(), e.hostId(), body))));
+    return keyFor(e).map(k -> k.map(key -> new Target(key, new Apply(e.eventId(), e.hostId(), body, parsed))));
   }
 
   /** What an event (but a registration or presence) does to its key's work; null when nothing. */
-  private Consumer<Work> body(BusEvent e) {
+  private Consumer<Work> body(BusEvent e, Future<Object> parsed) {
     UUID host = uuid(e.hostId());
     Instant at = micros(e.occurredAt());
     if (e.payload() instanceof StepReplyReceived r) {
-      return host == null ? null : w -> rules.stepReply(w, host, r.stepType(), r.exitCode(), r.output(), r.error(), at);
+      return host == null ? null : w -> rules.stepReply(w, host, r.stepType(), r.exitCode(), r.output(), r.error(), at,
+          OutputPreParsing.result(parsed));
     }
     if (e.payload() instanceof HostProgressReported p) {
       // INFO: a report accepted at the edge and refused once handled is the sender's business (a retry of an earlier

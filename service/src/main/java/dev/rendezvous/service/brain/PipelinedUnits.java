@@ -91,6 +91,11 @@ final class PipelinedUnits {
     if (stopped()) {
       return;
     }
+    Future<Void> parsed = OutputPreParsing.ready(chunks.get(i), ctx);
+    if (!parsed.isComplete()) {
+      parsed.onComplete(v -> send(i, base, follows)); // its events' outputs are being parsed: use them once they are
+      return;
+    }
     Prepared p;
     try {
       p = units.prepare(key, base, chunks.get(i), h -> {

@@ -34,8 +34,11 @@ final class StepOutputStore {
     this.hostMachine = hostMachine;
   }
 
-  /** Stores one reply's output; true when other hosts' validations depend on it (inventory, connectivity). */
-  boolean store(Work w, HostSnapshot h, StepType type, int exitCode, String output, String error) {
+  /**
+   * Stores one reply's output; true when other hosts' validations depend on it (inventory, connectivity).
+   * {@code parsed}: the output parsed already (an inventory or connectivity report), or null.
+   */
+  boolean store(Work w, HostSnapshot h, StepType type, int exitCode, String output, String error, Object parsed) {
     if (type == null) {
       return false;
     }
@@ -71,13 +74,13 @@ final class StepOutputStore {
     HostSnapshot.Builder b = h.toBuilder();
     switch (type) {
       case INVENTORY -> {
-        Inventory parsed = StepOutputs.inventory(output);
+        Inventory read = parsed instanceof Inventory i ? i : StepOutputs.inventory(output);
         // the same inventory again (an idle host's periodic one) keeps the one held: nothing it feeds moves
-        boolean same = parsed.equals(h.inventory());
-        Inventory inv = same ? h.inventory() : parsed;
+        boolean same = read.equals(h.inventory());
+        Inventory inv = same ? h.inventory() : read;
         b.inventory(inv);
         if (!same) {
-          w.sent.inventory(h.id(), parsed, output);
+          w.sent.inventory(h.id(), read, output);
         }
         chooseInstallationDisk(w, h, inv).ifPresent(d -> b.installationDiskId(d.identifier()).installationDiskPath(d.path()));
         w.put(b.build());
@@ -87,7 +90,8 @@ final class StepOutputStore {
         return !same;
       }
       case CONNECTIVITY_CHECK -> {
-        dev.rendezvous.service.domain.host.ConnectivityReport report = StepOutputs.connectivity(output);
+        dev.rendezvous.service.domain.host.ConnectivityReport report =
+            parsed instanceof dev.rendezvous.service.domain.host.ConnectivityReport c ? c : StepOutputs.connectivity(output);
         w.put(b.connectivity(report).build());
         w.sent.connectivity(h.id(), report, output);
         if (!dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(report, h.connectivity())) {

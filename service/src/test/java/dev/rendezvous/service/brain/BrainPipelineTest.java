@@ -126,9 +126,11 @@ class BrainPipelineTest {
       burst.add(reply(i, 1, last));
     }
     int before = units.get();
+    double parsedBefore = brain.outputsParsedAhead();
     brain.handleBatch(burst).await(60, TimeUnit.SECONDS);
 
     assertEquals(Brain.PIPELINE_CHUNKS, units.get() - before, "the batch ran as pipelined units");
+    assertEquals(burst.size(), brain.outputsParsedAhead() - parsedBefore, "their inventories parsed off the lane");
     assertEquals(Brain.PIPELINE_CHUNKS, transactionsClaiming(burst));
     assertLastRepliesStored(burst, last);
   }
@@ -144,9 +146,11 @@ class BrainPipelineTest {
       }
     }
     int before = units.get();
+    double parsedBefore = brain.outputsParsedAhead();
     brain.handleBatch(burst).await(60, TimeUnit.SECONDS);
 
     assertEquals(1, units.get() - before);
+    assertEquals(burst.size(), brain.outputsParsedAhead() - parsedBefore, "their inventories parsed off the lane");
     assertLastRepliesStored(burst, last);
   }
 
