@@ -607,12 +607,13 @@ public final class Brain {
     });
   }
 
-  /** Reads the key again and refreshes it now (e.g. after the REST API changed a cluster's settings). */
+  /**
+   * Reads the key's cluster again and refreshes it now (e.g. after the REST API changed a cluster's settings); its
+   * hosts are read again only when someone wrote them meanwhile.
+   */
   public Future<Result> refresh(WorkKey key) {
-    return inLane(key, () -> {
-      forget(key);
-      return Future.succeededFuture();
-    }).compose(v -> run(key, null, w -> rules.settle(w, w.hostIds())));
+    return inLane(key, () -> cache.rereadCluster(key, store))
+        .compose(v -> run(key, null, w -> rules.settle(w, w.hostIds())));
   }
 
   /** A periodic refresh of every host (timeouts, due pushes), as the monitor's full passes do. */

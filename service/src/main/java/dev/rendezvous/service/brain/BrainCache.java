@@ -59,6 +59,27 @@ final class BrainCache {
     loaded.remove(key);
   }
 
+  /**
+   * A cluster's row changed under the cache (a user's change through the API): its next unit starts from the row read
+   * again, with the cached hosts while nobody wrote them ({@link BrainStore#rereadCluster}). A key not cached is read
+   * whole by its next unit anyway.
+   */
+  Future<Void> rereadCluster(WorkKey key, BrainStore store) {
+    Loaded c = loaded.get(key);
+    if (c == null || !key.isCluster() || c.cluster() == null) {
+      loaded.remove(key);
+      return Future.succeededFuture();
+    }
+    return store.rereadCluster(c).map(l -> {
+      l.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
+      loaded.put(key, checkIns.foldInto(l));
+      return (Void) null;
+    }).recover(e -> {
+      loaded.remove(key); // read whole by the next unit, which says what is wrong
+      return Future.succeededFuture();
+    });
+  }
+
   /** Forgets every key (e.g. when this instance's partitions changed). */
   void clear() {
     loaded.clear();

@@ -131,6 +131,31 @@ final class BrainStore {
         });
   }
 
+  /**
+   * {@code cached} with its cluster's row read again (a user changed the cluster's settings through the API): its hosts
+   * kept while the key's version says nobody wrote them since, else everything read again ({@link #load}). Reading a
+   * 1,000-host cluster again, connectivity reports and all, held its lane for seconds on every settings change.
+   */
+  Future<Loaded> rereadCluster(Loaded cached) {
+    WorkKey key = cached.key();
+    return gate.run(() -> pool.preparedQuery(CLUSTER_KEY_VERSION).execute(Tuple.of(key.clusterId())))
+        .compose(vr -> {
+          long version = vr.size() == 0 ? 0 : vr.iterator().next().getLong(0);
+          if (version != cached.hostsVersion()) {
+            return loadCluster(key, version);
+          }
+          // read after the version: a host written in between makes the next commit's version check fail (read again)
+          return gate.run(() -> pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()))).map(cr -> {
+            ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
+            if (cluster == null) {
+              return new Loaded(key, null, null, Map.of(), Map.of(), Map.of(), version);
+            }
+            return new Loaded(key, cluster.tenant(), cluster, cached.hosts(), cached.staticNetworking(), cached.stored(),
+                version);
+          });
+        });
+  }
+
   private Future<Loaded> loadCluster(WorkKey key, long version) {
     Future<RowSet<Row>> c = gate.run(() -> pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId())));
     // paged: a big cluster's rows with their connectivity reports are hundreds of MB (see PagedRead)

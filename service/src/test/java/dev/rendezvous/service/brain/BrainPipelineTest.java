@@ -193,6 +193,43 @@ class BrainPipelineTest {
     assertLastRepliesStored(burst, last);
   }
 
+  @Test
+  void aRefreshAfterASettingsChangeReadsTheClusterRowAgainAndKeepsHostsNobodyWrote() throws Exception {
+    List<BusEvent> first = new ArrayList<>();
+    Map<Integer, Integer> last = new HashMap<>();
+    for (int i = 0; i < HOSTS; i++) {
+      first.add(reply(i, 0, last));
+    }
+    brain.handleBatch(first).await(60, TimeUnit.SECONDS);
+    WorkKey key = WorkKey.cluster(cluster);
+    // a host row changed without moving the key's version (as only the brain's own writes do): what a read would see
+    SqlConnection c = pool.getConnection().await(30, TimeUnit.SECONDS);
+    c.query("BEGIN").execute().await(30, TimeUnit.SECONDS);
+    c.query("SET LOCAL rdv.brain_write = 'on'").execute().await(30, TimeUnit.SECONDS);
+    c.preparedQuery("UPDATE hosts SET requested_hostname = 'unseen' WHERE id = $1").execute(Tuple.of(hosts.get(0)))
+        .await(30, TimeUnit.SECONDS);
+    c.query("COMMIT").execute().await(30, TimeUnit.SECONDS);
+    c.close().await(30, TimeUnit.SECONDS);
+    // a user's change to the cluster's row (the REST API moves its row version), then the API's refresh
+    long rowVersion = pool.preparedQuery("UPDATE clusters SET name = 'renamed', row_version = row_version + 1"
+        + " WHERE id = $1 RETURNING row_version").execute(Tuple.of(cluster)).await(30, TimeUnit.SECONDS)
+        .iterator().next().getLong(0);
+    brain.refresh(key).await(30, TimeUnit.SECONDS);
+
+    assertEquals("renamed", brain.inspect(key, w -> w.cluster().name()).await(30, TimeUnit.SECONDS),
+        "the row as the user left it");
+    assertTrue(brain.inspect(key, w -> w.clusterRecord().rowVersion()).await(30, TimeUnit.SECONDS) >= rowVersion);
+    assertEquals(null, brain.cachedHost(key, hosts.get(0)).orElseThrow().requestedHostname(),
+        "the hosts kept, not read (and their reports parsed) again");
+
+    // someone else wrote a host meanwhile (its key's version moves): everything is read again, that write included
+    pool.preparedQuery("UPDATE hosts SET requested_hostname = 'set-by-hand', row_version = row_version + 1 WHERE id = $1")
+        .execute(Tuple.of(hosts.get(1))).await(30, TimeUnit.SECONDS);
+    brain.refresh(key).await(30, TimeUnit.SECONDS);
+    assertEquals("set-by-hand", brain.cachedHost(key, hosts.get(1)).orElseThrow().requestedHostname());
+    assertEquals("unseen", brain.cachedHost(key, hosts.get(0)).orElseThrow().requestedHostname());
+  }
+
   /** Host {@code host}'s inventory reply number {@code r} (its name says which), noted as its last in {@code last}. */
   private BusEvent reply(int host, int r, Map<Integer, Integer> last) {
     last.put(host, r);
