@@ -53,7 +53,7 @@ import org.slf4j.LoggerFactory;
  *       is: a lagging handler's backlog waits on the broker's disk, not in the heap (one 1,000-host cluster's
  *       connectivity replies are ~300 KB each: 1,000 of them were 200-300 MB of heap).</li>
  *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
- *       in it (up to the batch size, in order) as one list; the guarantees above hold for the batch as a whole. A
+ *       in it (up to the batch size and {@link Builder#maxBatchBytes}, in order) as one list; the guarantees above hold for the batch as a whole. A
  *       batch that still fails after its retries is split: its records are handled again one by one (each with its
  *       own retries), so one bad record is skipped alone. {@link Builder#maxInFlight} caps how many lanes are handled at
  *       once: the others wait (oldest first, and never past a bound) and their batches grow meanwhile.</li>
@@ -368,6 +368,7 @@ public final class BusConsumer implements AutoCloseable {
         Function<BusEvent, CompletionStage<Void>> handler;
         Function<List<BusEvent>, CompletionStage<Void>> batchHandler;
         int maxBatch = 1;
+        long maxBatchBytes = Long.MAX_VALUE;
         int maxInFlight;
         Duration maxWait = Duration.ofMillis(200);
         StartFrom startFrom;
@@ -418,6 +419,16 @@ public final class BusConsumer implements AutoCloseable {
         public Builder batchHandler(Function<List<BusEvent>, CompletionStage<Void>> batchHandler, int maxBatch) {
             this.batchHandler = batchHandler;
             this.maxBatch = Math.max(1, maxBatch);
+            return this;
+        }
+
+        /**
+         * Batch mode: a batch ends once its records' values reach this many bytes (its first record alone may be
+         * more). A handler whose work grows with a record's size (a 300 KB report) then gets batches of about equal
+         * work, and what waits behind one is not held for seconds. Default: no bound but {@code maxBatch}.
+         */
+        public Builder maxBatchBytes(long max) {
+            this.maxBatchBytes = Math.max(1, max);
             return this;
         }
 

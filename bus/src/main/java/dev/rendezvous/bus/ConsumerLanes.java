@@ -178,7 +178,9 @@ final class ConsumerLanes {
         }
         List<Pending> members = new ArrayList<>();
         members.add(first);
-        while (members.size() < config.maxBatch && !lane.queue.isEmpty() && !lane.queue.peek().single) {
+        long bytes = valueBytes(first);
+        while (members.size() < config.maxBatch && bytes < config.maxBatchBytes && !lane.queue.isEmpty()
+                && !lane.queue.peek().single) {
             Pending p = lane.queue.poll();
             if (p.ps.revoked) {
                 continue;
@@ -193,6 +195,7 @@ final class ConsumerLanes {
                 continue;
             }
             members.add(p);
+            bytes += valueBytes(p);
         }
         if (members.size() == 1) {
             return first;
@@ -201,6 +204,11 @@ final class ConsumerLanes {
         group.members = members;
         group.event = first.event; // what logs name the batch by
         return group;
+    }
+
+    private static long valueBytes(Pending p) {
+        byte[] v = p.record.value();
+        return v == null ? 0 : v.length;
     }
 
     enum Readable { YES, NO, FROM_THE_FUTURE }

@@ -124,7 +124,7 @@ class BusConsumerTest {
             }
             String output = text.toString();
             events.add(BusEvent.of("cluster-big", "infra", "host-" + i,
-                    new StepReplyReceived("connectivity-check", "connectivity-check-" + i, 0, output, null)));
+                    new StepReplyReceived("connectivity-check", "report-" + i, 0, output, null)));
         }
         publishAll(topic, events);
         CompletableFuture<Void> gate = new CompletableFuture<>();
@@ -538,6 +538,34 @@ class BusConsumerTest {
         assertTrue(sizes.stream().anyMatch(n -> n > 1), "records waiting together come together: " + sizes);
         assertTrue(sizes.stream().allMatch(n -> n <= 64), "never more than the batch size: " + sizes);
         assertEachInOrder(seen, List.of("cluster-even", "cluster-odd"), 100);
+    }
+
+    @Test
+    void aBatchEndsOnceItsRecordsReachTheByteBound() throws Exception {
+        String topic = SharedKafka.newTopic("batch-bytes", 1);
+        String group = "batch-bytes-" + System.nanoTime();
+        String output = "{\"report\":\"" + "x".repeat(10_000) + "\"}"; // ~10 KB a record
+        List<BusEvent> events = new ArrayList<>();
+        for (int i = 0; i < 60; i++) {
+            events.add(BusEvent.of("cluster-heavy", "infra", "host",
+                    new StepReplyReceived("connectivity-check", "report-" + i, 0, output, null)));
+        }
+        publishAll(topic, events);
+        Map<String, List<Integer>> seen = new ConcurrentHashMap<>();
+        List<Integer> sizes = new CopyOnWriteArrayList<>();
+        try (BusConsumer consumer = BusConsumer.builder(SharedKafka.bootstrap()).groupId(group).topics(List.of(topic))
+                .batchHandler(batch -> {
+                    sizes.add(batch.size());
+                    batch.forEach(e -> seen.computeIfAbsent(e.clusterId(), k -> new CopyOnWriteArrayList<>()).add(seq(e)));
+                    CompletableFuture<Void> done = new CompletableFuture<>();
+                    async.schedule(() -> done.complete(null), 20, TimeUnit.MILLISECONDS);
+                    return done;
+                }, 64).maxBatchBytes(50_000).start()) {
+            await(WAIT, () -> consumer.handledCount() == events.size(), () -> consumer.handledCount() + " handled");
+        }
+        assertTrue(sizes.stream().anyMatch(n -> n > 1), "records waiting together still come together: " + sizes);
+        assertTrue(sizes.stream().allMatch(n -> n <= 5), "none past 50 KB (the record that reaches it last): " + sizes);
+        assertEachInOrder(seen, List.of("cluster-heavy"), 60);
     }
 
     /** Every key's sequence numbers seen in order, all {@code count} of them. */

@@ -33,6 +33,12 @@ public final class BrainConsumer implements AutoCloseable {
    * each other; docs/benchmarks.md, session 40).
    */
   static final int MAX_BATCH = 1000;
+  /**
+   * ... and at most about this many bytes: a 1,000-host cluster's connectivity replies are ~330 KB each on the bus, so
+   * ~100 of them, not 200-400 (up to the 64 MiB fetched per partition). Whatever waits behind a batch waits for all of
+   * it: those batches took seconds, and the state was as far behind.
+   */
+  static final long MAX_BATCH_BYTES = 32L << 20;
   static final List<String> TOPICS = List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE, Topics.STEP_REPLIES,
       Topics.INSTALL_PROGRESS, Topics.CLUSTER_ACTIONS);
 
@@ -69,6 +75,7 @@ public final class BrainConsumer implements AutoCloseable {
         .topics(TOPICS)
         .orderAcrossTopics()
         .batchHandler(this::dispatch, MAX_BATCH)
+        .maxBatchBytes(MAX_BATCH_BYTES)
         .maxBufferedPerPartition(2 * MAX_BATCH) // a full batch waiting behind the one in flight
         .maxInFlight(batchesInFlight > 0 ? batchesInFlight : brain.laneCount(), batchMaxWait)
         // the database down or restarting, or a transaction aborted as a deadlock: the events wait on the bus and are
