@@ -53,9 +53,9 @@ import org.slf4j.LoggerFactory;
  *       is: a lagging handler's backlog waits on the broker's disk, not in the heap (one 1,000-host cluster's
  *       connectivity replies are ~300 KB each: 1,000 of them were 200-300 MB of heap).</li>
  *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
- *       in it (up to the batch size and {@link Builder#maxBatchBytes}, in order) as one list; the guarantees above hold for the batch as a whole. A
- *       batch that still fails after its retries is split: its records are handled again one by one (each with its
- *       own retries), so one bad record is skipped alone. {@link Builder#maxInFlight} caps how many lanes are handled at
+ *       in it (up to the batch size and {@link Builder#maxBatchBytes}, in order) as one list; the guarantees above
+ *       hold for the batch as a whole. A batch that still fails after its retries is split: its records are handled
+ *       again one by one (each with its own retries), so one bad record is skipped alone. {@link Builder#maxInFlight} caps how many lanes are handled at
  *       once: the others wait (oldest first, and never past a bound) and their batches grow meanwhile.</li>
  * </ul>
  *
