@@ -182,13 +182,16 @@ public record AppConfig(
     }
     AppConfig c = new AppConfig(apiPort, imagePort, dataDir, s.string("database-url", null),
         s.string("agent-token-secret", null), durability.equals("durable"),
-        java.time.Duration.ofDays(nonNegative("events-retention-days", s.integer("events-retention-days", 90))),
+        java.time.Duration.ofDays(nonNegative("events-retention-days", s.integer("events-retention-days", 90),
+            "keep forever")),
         Math.max(1, s.integer("event-stream-max-pending", 1000)),
         Path.of(s.string("agent-jar", DEFAULT_AGENT_JAR)).toAbsolutePath().normalize(),
         gatewayFlags, s.integer("pressure-backlog-events", 2000),
-        java.time.Duration.ofMillis(nonNegative("pressure-behind-ms", s.integer("pressure-behind-ms", 1000))),
+        java.time.Duration.ofMillis(nonNegative("pressure-behind-ms", s.integer("pressure-behind-ms", 1000),
+            "by the event count only")),
         s.integer("pressure-max-stretch", 8),
-        java.time.Duration.ofMillis(nonNegative("pressure-hold-ms", s.integer("pressure-hold-ms", 5000))), image, bus, service,
+        java.time.Duration.ofMillis(nonNegative("pressure-hold-ms", s.integer("pressure-hold-ms", 5000),
+            "never hold a reply")), image, bus, service,
         new Kube(s.string("kubeconfig", null), commaList(s.string("kube-namespaces", "")),
             Math.max(1, s.integer("kube-workers", 4))),
         new AgentBased(s.string("agent-based-site", null) == null ? null : Path.of(s.string("agent-based-site", null)),
@@ -229,9 +232,10 @@ public record AppConfig(
     return v;
   }
 
-  private static int nonNegative(String name, int v) {
+  /** {@code zero}: what 0 means, named in the error. */
+  private static int nonNegative(String name, int v, String zero) {
     if (v < 0) {
-      throw new IllegalArgumentException(name + " must be 0 (keep forever) or more, got " + v);
+      throw new IllegalArgumentException(name + " must be 0 (" + zero + ") or more, got " + v);
     }
     return v;
   }
