@@ -55,8 +55,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Batches</b> ({@link Builder#batchHandler}): instead of one record, a lane hands over every record waiting
  *       in it (up to the batch size and {@link Builder#maxBatchBytes}, in order) as one list; the guarantees above
  *       hold for the batch as a whole. A batch that still fails after its retries is split: its records are handled
- *       again one by one (each with its own retries), so one bad record is skipped alone. {@link Builder#maxInFlight} caps how many lanes are handled at
- *       once: the others wait (oldest first, and never past a bound) and their batches grow meanwhile.</li>
+ *       again one by one (each with its own retries), so one bad record is skipped alone.
+ *       {@link Builder#maxInFlight} caps how many lanes are handled at once: the others wait (oldest first, and never
+ *       past a bound) and their batches grow meanwhile.</li>
  * </ul>
  *
  * <h2>Threads</h2>

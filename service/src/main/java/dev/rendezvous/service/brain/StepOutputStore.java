@@ -5,6 +5,7 @@ import dev.rendezvous.service.domain.DomainConfig;
 import dev.rendezvous.service.domain.EventSeverity;
 import dev.rendezvous.service.domain.cluster.ClusterContext;
 import dev.rendezvous.service.domain.cluster.DhcpVips;
+import dev.rendezvous.service.domain.host.ConnectivityReport;
 import dev.rendezvous.service.domain.host.DiskEligibility;
 import dev.rendezvous.service.domain.host.HostEvent;
 import dev.rendezvous.service.domain.host.HostSnapshot;
@@ -90,11 +91,10 @@ final class StepOutputStore {
         return !same;
       }
       case CONNECTIVITY_CHECK -> {
-        dev.rendezvous.service.domain.host.ConnectivityReport report =
-            parsed instanceof dev.rendezvous.service.domain.host.ConnectivityReport c ? c : StepOutputs.connectivity(output);
+        ConnectivityReport report = parsed instanceof ConnectivityReport c ? c : StepOutputs.connectivity(output);
         w.put(b.connectivity(report).build());
         w.sent.connectivity(h.id(), report, output);
-        if (!dev.rendezvous.service.domain.host.ConnectivityReport.sameReach(report, h.connectivity())) {
+        if (!ConnectivityReport.sameReach(report, h.connectivity())) {
           w.connectivityInputsChanged = true; // the majority groups may move; new times alone do not move them
         }
         return true;
