@@ -71,8 +71,7 @@ final class BrainCache {
       return Future.succeededFuture();
     }
     return store.rereadCluster(c).map(l -> {
-      l.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
-      loaded.put(key, checkIns.foldInto(l));
+      loaded.put(key, read(key, l));
       return (Void) null;
     }).recover(e -> {
       loaded.remove(key); // read whole by the next unit, which says what is wrong
@@ -103,10 +102,13 @@ final class BrainCache {
       }
       return Future.succeededFuture(folded);
     }
-    return store.load(key).map(l -> {
-      l.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
-      return checkIns.foldInto(l);
-    });
+    return store.load(key).map(l -> read(key, l));
+  }
+
+  /** What was read for a key: its hosts' key learnt, the check-ins written since folded in. */
+  private Loaded read(WorkKey key, Loaded l) {
+    l.hosts().values().forEach(h -> hostKeys.put(HostKey.of(h.snapshot()), key));
+    return checkIns.foldInto(l);
   }
 
   /** A unit of the key committed: its state after, and the key of each host it wrote (new ones among them). */

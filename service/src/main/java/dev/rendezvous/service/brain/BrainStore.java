@@ -123,12 +123,7 @@ final class BrainStore {
    * next commit's version check fail (read again), never pass over a change the cache lacks.
    */
   Future<Loaded> load(WorkKey key) {
-    UUID id = key.isCluster() ? key.clusterId() : key.infraEnvId();
-    return gate.run(() -> pool.preparedQuery(key.isCluster() ? CLUSTER_KEY_VERSION : UNBOUND_KEY_VERSION).execute(Tuple.of(id)))
-        .compose(vr -> {
-          long version = vr.size() == 0 ? 0 : vr.iterator().next().getLong(0);
-          return key.isCluster() ? loadCluster(key, version) : loadUnbound(key, version);
-        });
+    return keyVersion(key).compose(version -> key.isCluster() ? loadCluster(key, version) : loadUnbound(key, version));
   }
 
   /**
@@ -138,32 +133,38 @@ final class BrainStore {
    */
   Future<Loaded> rereadCluster(Loaded cached) {
     WorkKey key = cached.key();
-    return gate.run(() -> pool.preparedQuery(CLUSTER_KEY_VERSION).execute(Tuple.of(key.clusterId())))
-        .compose(vr -> {
-          long version = vr.size() == 0 ? 0 : vr.iterator().next().getLong(0);
-          if (version != cached.hostsVersion()) {
-            return loadCluster(key, version);
-          }
-          // read after the version: a host written in between makes the next commit's version check fail (read again)
-          return gate.run(() -> pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId()))).map(cr -> {
-            ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
-            if (cluster == null) {
-              return new Loaded(key, null, null, Map.of(), Map.of(), Map.of(), version);
-            }
-            return new Loaded(key, cluster.tenant(), cluster, cached.hosts(), cached.staticNetworking(), cached.stored(),
-                version);
-          });
-        });
+    return keyVersion(key).compose(version -> {
+      if (version != cached.hostsVersion()) {
+        return loadCluster(key, version);
+      }
+      // read after the version: a host written in between makes the next commit's version check fail (read again)
+      return clusterRow(key).map(cluster -> cluster == null
+          ? new Loaded(key, null, null, Map.of(), Map.of(), Map.of(), version)
+          : new Loaded(key, cluster.tenant(), cluster, cached.hosts(), cached.staticNetworking(), cached.stored(),
+              version));
+    });
+  }
+
+  /** The key's version (0 when nothing was written to its hosts yet). */
+  private Future<Long> keyVersion(WorkKey key) {
+    UUID id = key.isCluster() ? key.clusterId() : key.infraEnvId();
+    return gate.run(() -> pool.preparedQuery(key.isCluster() ? CLUSTER_KEY_VERSION : UNBOUND_KEY_VERSION)
+        .execute(Tuple.of(id))).map(vr -> vr.size() == 0 ? 0L : vr.iterator().next().getLong(0));
+  }
+
+  /** The key's cluster as its row holds it (null: gone). */
+  private Future<ClusterRecord> clusterRow(WorkKey key) {
+    return gate.run(() -> pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId())))
+        .map(cr -> cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next())));
   }
 
   private Future<Loaded> loadCluster(WorkKey key, long version) {
-    Future<RowSet<Row>> c = gate.run(() -> pool.preparedQuery(CLUSTER_SELECT).execute(Tuple.of(key.clusterId())));
+    Future<ClusterRecord> c = clusterRow(key);
     // paged: a big cluster's rows with their connectivity reports are hundreds of MB (see PagedRead)
     Future<List<Row>> h = gate.run(() -> dev.rendezvous.service.db.PagedRead.rows(pool, "SELECT " + HOST_COLUMNS + HOSTS_FROM
         + " WHERE h.cluster_id = $1 ORDER BY h.registered_at, h.id", Tuple.of(key.clusterId())));
     return Future.all(c, h).map(v -> {
-      RowSet<Row> cr = c.result();
-      ClusterRecord cluster = cr.size() == 0 ? null : SnapshotMapper.cluster(storedCluster(cr.iterator().next()));
+      ClusterRecord cluster = c.result();
       return loaded(key, cluster == null ? null : cluster.tenant(), cluster, h.result(), version);
     });
   }

@@ -38,25 +38,31 @@ final class OutputPreParsing {
     return parsed.sum();
   }
 
+  /** An output to parse ahead: its event, step type and text. */
+  private record Heavy(BusEvent event, StepType type, String output) {}
+
   /** The parse of each of the batch's heavy outputs, started now in order (empty when not worth it). */
   Map<BusEvent, Future<Object>> start(List<BusEvent> events) {
-    List<BusEvent> heavy = new ArrayList<>();
+    List<Heavy> heavy = new ArrayList<>();
     long chars = 0;
     for (BusEvent e : events) {
-      if (e.payload() instanceof StepReplyReceived r && parseable(r)) {
-        heavy.add(e);
-        chars += r.output().length();
+      if (e.payload() instanceof StepReplyReceived r && r.exitCode() == 0 && r.output() != null) {
+        StepType t = StepType.parse(r.stepType()).orElse(null);
+        if (t == StepType.INVENTORY || t == StepType.CONNECTIVITY_CHECK) {
+          heavy.add(new Heavy(e, t, r.output()));
+          chars += r.output().length();
+        }
       }
     }
     if (chars < MIN_BATCH_CHARS) {
       return Map.of();
     }
     Map<BusEvent, Future<Object>> parsed = new IdentityHashMap<>();
-    List<BusEvent> group = new ArrayList<>();
+    List<Heavy> group = new ArrayList<>();
     long groupChars = 0;
-    for (BusEvent e : heavy) {
-      group.add(e);
-      groupChars += ((StepReplyReceived) e.payload()).output().length();
+    for (Heavy h : heavy) {
+      group.add(h);
+      groupChars += h.output().length();
       if (groupChars >= GROUP_CHARS) {
         submit(group, parsed);
         group = new ArrayList<>();
@@ -69,11 +75,11 @@ final class OutputPreParsing {
     return parsed;
   }
 
-  private void submit(List<BusEvent> group, Map<BusEvent, Future<Object>> results) {
+  private void submit(List<Heavy> group, Map<BusEvent, Future<Object>> results) {
     Future<List<Object>> all = workers.executeBlocking(() -> {
       List<Object> out = new ArrayList<>(group.size());
-      for (BusEvent e : group) {
-        Object value = parse((StepReplyReceived) e.payload());
+      for (Heavy h : group) {
+        Object value = parse(h.type(), h.output());
         if (value != null) {
           parsed.increment();
         }
@@ -83,26 +89,14 @@ final class OutputPreParsing {
     }, false);
     for (int i = 0; i < group.size(); i++) {
       int at = i;
-      results.put(group.get(i), all.map(l -> l.get(at)).otherwise((Object) null));
+      results.put(group.get(i).event(), all.map(l -> l.get(at)).otherwise((Object) null));
     }
-  }
-
-  private static boolean parseable(StepReplyReceived r) {
-    if (r.exitCode() != 0 || r.output() == null) {
-      return false;
-    }
-    StepType t = StepType.parse(r.stepType()).orElse(null);
-    return t == StepType.INVENTORY || t == StepType.CONNECTIVITY_CHECK;
   }
 
   /** The output as the lane would parse it; null when it does not parse (the lane then says why). */
-  static Object parse(StepReplyReceived r) {
+  private static Object parse(StepType type, String output) {
     try {
-      return switch (StepType.parse(r.stepType()).orElseThrow()) {
-        case INVENTORY -> StepOutputs.inventory(r.output());
-        case CONNECTIVITY_CHECK -> StepOutputs.connectivity(r.output());
-        default -> null;
-      };
+      return type == StepType.INVENTORY ? StepOutputs.inventory(output) : StepOutputs.connectivity(output);
     } catch (RuntimeException e) {
       return null;
     }
