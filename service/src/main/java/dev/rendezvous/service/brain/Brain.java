@@ -380,6 +380,7 @@ public final class Brain {
       w.planFloor(null); // a host whose push was lost is due now: look at every host
     }
     w.fillsTargets(publisher::fillsTargets);
+    w.targetsSettling(targetsPasses.pending(key));
     rules.plan(w, last, pacing.getAsDouble());
     if (w.targetsRetryAt() != null) {
       scheduleTargetsPass(key, Math.max(0, java.time.Duration.between(w.now, w.targetsRetryAt()).toMillis()));

@@ -33,6 +33,11 @@ final class KeyDebouncer {
     arm(key, delayMs, quietMs, maxMs, pass);
   }
 
+  /** Whether the key's pass was asked for and has not run yet. */
+  boolean pending(WorkKey key) {
+    return due.containsKey(key);
+  }
+
   private void arm(WorkKey key, long delayMs, long quietMs, long maxMs, Runnable pass) {
     vertx.setTimer(Math.max(1, delayMs), t -> {
       long[] asked = due.get(key);

@@ -4,6 +4,8 @@ import dev.rendezvous.service.domain.EventSeverity;
 import dev.rendezvous.service.domain.host.HostSnapshot;
 import dev.rendezvous.service.domain.planning.NextStepPlanner;
 import dev.rendezvous.service.domain.planning.StepPlan;
+import dev.rendezvous.service.domain.planning.StepType;
+import dev.rendezvous.service.domain.planning.Steps;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
@@ -23,6 +25,17 @@ final class PushRules {
    */
   static long targetsRefreshSeconds(int hosts) {
     return Math.max(2, Math.min(30, (long) hosts * hosts / 12_000));
+  }
+
+  /**
+   * Whether a host's first connectivity check waits for the cluster's arrivals to settle: where a re-check must wait
+   * longer than the shortest interval (from ~190 hosts), a first check made while peers still arrive lists only some
+   * of them, and the full one follows only that much later (a 1,000-host cluster sent ~1,250 partial reports of up to
+   * 300 KB in its registration burst, then waited 30 s for the full round). Its first plans carry the other steps
+   * only; the targets pass after the burst pushes it the check with every peer.
+   */
+  static boolean firstCheckWaitsForArrivals(int hosts) {
+    return targetsRefreshSeconds(hosts) > 2;
   }
 
   private final NextStepPlanner planner;
@@ -50,8 +63,11 @@ final class PushRules {
     // a cluster whose hosts arrived over a few seconds has every host check every peer soon after, not only at its
     // next due plan a minute later; and a host is no longer pushed new targets with every re-plan (the plan digest
     // leaves them out), which had each host of a 300-host cluster booting over 30 s re-check its peers every ~3 s.
+    // In a big cluster a host's first check waits for that pass while peers arrive (firstCheckWaitsForArrivals).
     Instant floor = w.planFloor();
     boolean targetsPass = w.isTargetsPass();
+    // peers still arriving (in this unit, or a targets pass pending): a host yet to check any waits for that pass
+    boolean arriving = firstCheckWaitsForArrivals(w.hostCount()) && (w.targetsSettling() || w.targetsMoved());
     boolean all = targetsPass || floor == null || !w.now.isBefore(floor);
     Instant nextFloor = null;
     Instant targetsRetry = null;
@@ -66,7 +82,9 @@ final class PushRules {
       boolean targetsDue = false;
       if (targetsPass && last != null && last.targets() >= 0) {
         int peers = peersToCheck(w, h, targets);
-        if (peers >= 0 && peers != last.targets()) {
+        if (peers >= 0 && peers != last.targets() && last.targets() == 0) {
+          targetsDue = !arriving; // it has checked no peer yet: due at once, once the arrivals settled
+        } else if (peers >= 0 && peers != last.targets()) {
           Instant again = last.pushedAt().plusSeconds(targetsRefreshSeconds(w.hostCount()));
           targetsDue = !w.now.isBefore(again);
           if (!targetsDue) {
@@ -94,7 +112,9 @@ final class PushRules {
               + planner.agentVersion()));
         }
         int peers = peersToCheck(w, h, targets);
-        if (peers > 0 && w.fillsTargets(h)) {
+        if (peers > 0 && arriving && (last == null || last.targets() <= 0)) {
+          w.push(h, withoutConnectivityCheck(p), sig, 0); // 0 checked: the targets pass pushes it at once
+        } else if (peers > 0 && w.fillsTargets(h)) {
           // its gateway fills in the targets from the cluster's one copy (published with the plans)
           if (w.checkTargets() == null) {
             w.checkTargets(NextStepPlanner.checkTargets(w.cluster(), memo));
@@ -113,9 +133,17 @@ final class PushRules {
     w.targetsRetryAt(targetsRetry);
   }
 
-  static boolean upgrades(dev.rendezvous.service.domain.planning.Steps s) {
+  private static StepPlan withoutConnectivityCheck(StepPlan p) {
+    Steps s = p.steps();
+    return new StepPlan(new Steps(s.nextInstructionSeconds(), s.postStepAction(),
+        s.instructions().stream()
+            .filter(st -> st.stepType() != StepType.CONNECTIVITY_CHECK)
+            .toList()), p.events());
+  }
+
+  static boolean upgrades(Steps s) {
     return s.instructions().size() == 1
-        && s.instructions().get(0).stepType() == dev.rendezvous.service.domain.planning.StepType.UPGRADE_AGENT;
+        && s.instructions().get(0).stepType() == StepType.UPGRADE_AGENT;
   }
 
   /** How many peers the host's connectivity check lists now; -1 when its status plans no connectivity check. */

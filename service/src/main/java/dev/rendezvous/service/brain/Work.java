@@ -168,6 +168,17 @@ final class Work {
     return targetsPass;
   }
 
+  private boolean targetsSettling;
+
+  /** Whether a targets pass is pending for the key: peers became or stopped being connectivity targets just now. */
+  boolean targetsSettling() {
+    return targetsSettling;
+  }
+
+  void targetsSettling(boolean pending) {
+    targetsSettling = pending;
+  }
+
   /** When a host whose targets moved may be pushed again (it was pushed too recently); null: none waits. */
   Instant targetsRetryAt() {
     return targetsRetryAt;

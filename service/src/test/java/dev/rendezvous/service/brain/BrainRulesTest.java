@@ -33,6 +33,8 @@ class BrainRulesTest {
   private Loaded state = BrainFixtures.loaded(CLUSTER, T0);
   private Instant now = T0;
   private final Map<UUID, PushMark> marks = new java.util.HashMap<>();
+  /** Whether the brain would have a targets pass pending for the key ({@link Work#targetsSettling}). */
+  private boolean targetsPending;
 
   /** One unit as the brain runs it: the body, the touched hosts refreshed, plans; then the debounced full refresh. */
   private Work unit(Consumer<Work> body) {
@@ -46,6 +48,7 @@ class BrainRulesTest {
     if (!w.refreshScope().isEmpty()) {
       rules.settle(w, w.refreshScope());
     }
+    w.targetsSettling(targetsPending);
     rules.plan(w, h -> marks.get(h.id()));
     w.pushes().forEach(p -> marks.put(p.host().id(), PushMark.of(p, w.now)));
     state = w.committed();
@@ -412,6 +415,51 @@ class BrainRulesTest {
     Work retried = unit(Work::targetsPass);
     assertEquals(List.of(hosts.get(0)), retried.pushes().stream().map(p -> p.host().id()).toList());
     assertEquals(null, retried.targetsRetryAt());
+  }
+
+  @Test
+  void inABigClusterAHostsFirstConnectivityCheckWaitsUntilThePeersStopArriving() {
+    int n = 200;
+    assertTrue(PushRules.firstCheckWaitsForArrivals(n));
+    assertFalse(PushRules.firstCheckWaitsForArrivals(100), "a 100-host cluster re-checks within 2 s anyway");
+    List<UUID> ids = BrainFixtures.ids(n);
+    targetsPending = true; // a burst of arrivals: each inventory asks for a targets pass, which waits for quiet
+    // four hosts per unit, as the brain's batches take them (a unit is a second here: no host goes silent for 3 min)
+    for (int i = 0; i < n; i += 4) {
+      List<UUID> some = ids.subList(i, i + 4);
+      unit(w -> some.forEach(id -> rules.register(w, id, INFRA_ENV, CLUSTER, "agent-1", now)));
+    }
+    for (int i = 0; i < n; i += 4) {
+      List<UUID> some = ids.subList(i, i + 4);
+      int first = i + 1;
+      Work w = unit(x -> {
+        for (int k = 0; k < some.size(); k++) {
+          rules.stepReply(x, some.get(k), "inventory", 0, BrainFixtures.inventory(first + k, 8), null, now);
+        }
+      });
+      for (UUID id : some) {
+        Work.Push p = w.pushes().stream().filter(x -> x.host().id().equals(id)).findFirst().orElseThrow();
+        assertTrue(p.plan().steps().types().contains(StepType.NTP_SYNCHRONIZER), "its other checks go at once");
+        assertFalse(p.plan().steps().types().contains(StepType.CONNECTIVITY_CHECK), "not yet its connectivity check");
+        assertEquals(0, marks.get(id).targets(), "it has checked no peer");
+      }
+    }
+    targetsPending = false;
+    Work pass = unit(Work::targetsPass);
+    assertEquals(n, pass.pushes().size(), "every host is pushed its check");
+    assertEquals(ids, pass.pushes().stream().map(p -> p.host().id()).toList());
+    pass.pushes().forEach(p -> assertEquals(n - 1, peersListed(p), "listing every peer"));
+    assertEquals(List.of(), unit(Work::targetsPass).pushes(), "pushed with the current targets: nothing more");
+
+    // one more host later: its first check waits for the next targets pass, which pushes it at once (not in 30 s)
+    UUID late = BrainFixtures.ids(n + 1).get(n);
+    unit(w -> rules.register(w, late, INFRA_ENV, CLUSTER, "agent-1", now));
+    Work arrived = unit(w -> rules.stepReply(w, late, "inventory", 0, BrainFixtures.inventory(n + 1, 8), null, now));
+    assertTrue(arrived.targetsMoved());
+    Work.Push first = arrived.pushes().stream().filter(p -> p.host().id().equals(late)).findFirst().orElseThrow();
+    assertFalse(first.plan().steps().types().contains(StepType.CONNECTIVITY_CHECK));
+    // (this test's unit runs the brain's later full refresh at once, a targets pass too)
+    assertEquals(n, marks.get(late).targets(), "the newcomer was pushed a check of every peer");
   }
 
   @Test
