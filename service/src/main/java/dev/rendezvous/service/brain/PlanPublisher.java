@@ -187,9 +187,12 @@ final class PlanPublisher {
    * push. The targets move whenever a peer arrives; they are counted beside the digest ({@link PushMark})
    * and sent again by a debounced targets pass or with the next due plan, not on every change of every peer (a
    * 300-host cluster booting over 30 s had each host re-check all its peers every 3 s). Two CRCs (over the plan and over
-   * it reversed) make a 64-bit value; a collision only delays a push until the plan is due again.
+   * it reversed) make a 64-bit value; a collision only delays a push until the plan is due again. Neither the host's
+   * status nor the steps' order is in it: known and insufficient plan the same steps (in upstream's two orders), and a
+   * push for the status alone had every host of a 1,000-host cluster re-run all its checks (a 300 KB connectivity
+   * report each) as the majority groups made it known.
    */
-  static String signature(HostSnapshot h, Steps s) {
+  static String signature(Steps s) {
     java.util.zip.CRC32C forward = new java.util.zip.CRC32C();
     java.util.zip.CRC32C seeded = new java.util.zip.CRC32C();
     seeded.update(0x5a);
@@ -201,9 +204,10 @@ final class PlanPublisher {
       seeded.update(b.length);
       seeded.update(b);
     };
-    add.accept(h.status() == null ? "" : h.status().wire());
     add.accept(s.nextInstructionSeconds() + "|" + s.postStepAction());
-    for (Step st : s.instructions()) {
+    List<Step> steps = new ArrayList<>(s.instructions());
+    steps.sort(Comparator.comparing(st -> st.stepType().wire()));
+    for (Step st : steps) {
       add.accept(st.stepType().wire());
       if (st.stepType() != StepType.CONNECTIVITY_CHECK) {
         st.args().forEach(add);

@@ -99,7 +99,7 @@ final class PushRules {
       }
       // the digest leaves the targets out: they are written only for a plan that is pushed
       StepPlan p = planner.planWithoutTargets(h, w.cluster(), memo);
-      String sig = PlanPublisher.signature(h, p.steps());
+      String sig = PlanPublisher.signature(p.steps());
       int every = p.steps().nextInstructionSeconds();
       long dueAfter = (long) Math.ceil(every * Math.max(1.0, pace));
       boolean due = last == null || (every > 0 && !p.steps().instructions().isEmpty()

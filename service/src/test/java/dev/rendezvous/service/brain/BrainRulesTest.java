@@ -496,6 +496,25 @@ class BrainRulesTest {
   }
 
   @Test
+  void aHostWhoseStatusAloneMovedIsNotPushedItsChecksAgain() {
+    discover();
+    assertEquals(HostStatus.KNOWN, host(1).status());
+    unit(w -> w.planFloor(null)); // every host planned: the plans pushed are the current ones
+    // it reaches none of its peers: out of the majority group, insufficient
+    Work cut = unit(w -> rules.stepReply(w, hosts.get(0), "connectivity-check", 0, BrainFixtures.connectivity(Map.of()),
+        null, now));
+    assertEquals(HostStatus.INSUFFICIENT, host(1).status(), host(1).statusInfo());
+    assertEquals(List.of(), cut.pushes(), "the same steps: they run again when the plan is due");
+    Work back = unit(w -> rules.stepReply(w, hosts.get(0), "connectivity-check", 0,
+        BrainFixtures.connectivity(peersOf(1)), null, now));
+    assertEquals(HostStatus.KNOWN, host(1).status());
+    assertEquals(List.of(), back.pushes());
+    // a status whose steps differ is pushed: the install
+    Work install = unit(w -> rules.clusterAction(w, "install"));
+    assertEquals(3, install.pushes().size(), "preparing for the installation plans other steps");
+  }
+
+  @Test
   void beforeTheKeysPlanFloorOnlyTheTouchedHostsArePlanned() {
     discover();
     Instant floor = state.planFloor();
