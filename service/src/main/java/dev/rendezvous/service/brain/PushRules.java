@@ -83,7 +83,7 @@ final class PushRules {
       if (targetsPass && last != null && last.targets() >= 0) {
         int peers = peersToCheck(w, h, targets);
         if (peers >= 0 && peers != last.targets() && last.targets() == 0) {
-          targetsDue = !arriving; // it has checked no peer yet: due at once, once the arrivals settled
+          targetsDue = !waitsForArrivals(w, h, last, arriving); // it has checked no peer yet: due at once
         } else if (peers >= 0 && peers != last.targets()) {
           Instant again = last.pushedAt().plusSeconds(targetsRefreshSeconds(w.hostCount()));
           targetsDue = !w.now.isBefore(again);
@@ -112,7 +112,7 @@ final class PushRules {
               + planner.agentVersion()));
         }
         int peers = peersToCheck(w, h, targets);
-        if (peers > 0 && arriving && (last == null || last.targets() <= 0)) {
+        if (peers > 0 && waitsForArrivals(w, h, last, arriving)) {
           w.push(h, withoutConnectivityCheck(p), sig, 0); // 0 checked: the targets pass pushes it at once
         } else if (peers > 0 && w.fillsTargets(h)) {
           // its gateway fills in the targets from the cluster's one copy (published with the plans)
@@ -131,6 +131,16 @@ final class PushRules {
     // a unit that looked at its touched hosts only keeps the floor: what it pushed is due later, not sooner
     w.planFloor(all ? (nextFloor == null ? w.now.plusSeconds(SHORTEST_PLAN_SECONDS) : nextFloor) : floor);
     w.targetsRetryAt(targetsRetry);
+  }
+
+  /**
+   * Whether the host, which has checked no peer yet, waits with its connectivity check for the peers still arriving:
+   * at most {@link #targetsRefreshSeconds} after it registered, so that a cluster whose hosts keep booting for minutes
+   * still has its first ones check the peers there are.
+   */
+  private static boolean waitsForArrivals(Work w, HostSnapshot h, PushMark last, boolean arriving) {
+    return arriving && (last == null || last.targets() <= 0) && h.registeredAt() != null
+        && w.now.isBefore(h.registeredAt().plusSeconds(targetsRefreshSeconds(w.hostCount())));
   }
 
   private static StepPlan withoutConnectivityCheck(StepPlan p) {

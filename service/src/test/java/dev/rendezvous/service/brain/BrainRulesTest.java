@@ -419,31 +419,25 @@ class BrainRulesTest {
 
   @Test
   void inABigClusterAHostsFirstConnectivityCheckWaitsUntilThePeersStopArriving() {
-    int n = 200;
+    int n = 230;
     assertTrue(PushRules.firstCheckWaitsForArrivals(n));
     assertFalse(PushRules.firstCheckWaitsForArrivals(100), "a 100-host cluster re-checks within 2 s anyway");
+    assertEquals(4, PushRules.targetsRefreshSeconds(n + 1), "how long a first check waits at most, here");
     List<UUID> ids = BrainFixtures.ids(n);
     targetsPending = true; // a burst of arrivals: each inventory asks for a targets pass, which waits for quiet
-    // four hosts per unit, as the brain's batches take them (a unit is a second here: no host goes silent for 3 min)
-    for (int i = 0; i < n; i += 4) {
-      List<UUID> some = ids.subList(i, i + 4);
-      unit(w -> some.forEach(id -> rules.register(w, id, INFRA_ENV, CLUSTER, "agent-1", now)));
-    }
-    for (int i = 0; i < n; i += 4) {
-      List<UUID> some = ids.subList(i, i + 4);
-      int first = i + 1;
-      Work w = unit(x -> {
-        for (int k = 0; k < some.size(); k++) {
-          rules.stepReply(x, some.get(k), "inventory", 0, BrainFixtures.inventory(first + k, 8), null, now);
-        }
-      });
-      for (UUID id : some) {
-        Work.Push p = w.pushes().stream().filter(x -> x.host().id().equals(id)).findFirst().orElseThrow();
-        assertTrue(p.plan().steps().types().contains(StepType.NTP_SYNCHRONIZER), "its other checks go at once");
-        assertFalse(p.plan().steps().types().contains(StepType.CONNECTIVITY_CHECK), "not yet its connectivity check");
-        assertEquals(0, marks.get(id).targets(), "it has checked no peer");
+    unit(w -> ids.forEach(id -> rules.register(w, id, INFRA_ENV, CLUSTER, "agent-1", now)));
+    Work inventories = unit(x -> { // then the full refresh after it, also a targets pass, 2 s after the registrations
+      for (int k = 0; k < n; k++) {
+        rules.stepReply(x, ids.get(k), "inventory", 0, BrainFixtures.inventory(k + 1, 8), null, now);
       }
+    });
+    for (UUID id : ids) {
+      Work.Push p = inventories.pushes().stream().filter(x -> x.host().id().equals(id)).findFirst().orElseThrow();
+      assertTrue(p.plan().steps().types().contains(StepType.NTP_SYNCHRONIZER), "its other checks go at once");
+      assertFalse(p.plan().steps().types().contains(StepType.CONNECTIVITY_CHECK), "not yet its connectivity check");
+      assertEquals(0, marks.get(id).targets(), "it has checked no peer");
     }
+    assertEquals(List.of(), unit(Work::targetsPass).pushes(), "a pass while peers still arrive pushes nobody");
     targetsPending = false;
     Work pass = unit(Work::targetsPass);
     assertEquals(n, pass.pushes().size(), "every host is pushed its check");
@@ -451,15 +445,20 @@ class BrainRulesTest {
     pass.pushes().forEach(p -> assertEquals(n - 1, peersListed(p), "listing every peer"));
     assertEquals(List.of(), unit(Work::targetsPass).pushes(), "pushed with the current targets: nothing more");
 
-    // one more host later: its first check waits for the next targets pass, which pushes it at once (not in 30 s)
+    // one more host while others keep arriving: it waits, but no longer than the targets wait after it registered
     UUID late = BrainFixtures.ids(n + 1).get(n);
+    targetsPending = true;
     unit(w -> rules.register(w, late, INFRA_ENV, CLUSTER, "agent-1", now));
+    Instant registered = now;
     Work arrived = unit(w -> rules.stepReply(w, late, "inventory", 0, BrainFixtures.inventory(n + 1, 8), null, now));
     assertTrue(arrived.targetsMoved());
     Work.Push first = arrived.pushes().stream().filter(p -> p.host().id().equals(late)).findFirst().orElseThrow();
     assertFalse(first.plan().steps().types().contains(StepType.CONNECTIVITY_CHECK));
-    // (this test's unit runs the brain's later full refresh at once, a targets pass too)
-    assertEquals(n, marks.get(late).targets(), "the newcomer was pushed a check of every peer");
+    assertEquals(0, marks.get(late).targets(), "the full refresh after it (a targets pass) still while others arrive");
+    now = registered.plusSeconds(3); // the next unit runs 4 s after it registered
+    Work waited = unit(Work::targetsPass);
+    assertTrue(waited.pushes().stream().anyMatch(p -> p.host().id().equals(late) && peersListed(p) == n),
+        "it checks the peers there are");
   }
 
   @Test
