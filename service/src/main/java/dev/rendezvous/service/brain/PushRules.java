@@ -82,13 +82,15 @@ final class PushRules {
       boolean targetsDue = false;
       if (targetsPass && last != null && last.targets() >= 0) {
         int peers = peersToCheck(w, h, targets);
-        if (peers >= 0 && peers != last.targets() && last.targets() == 0) {
-          targetsDue = !waitsForArrivals(w, h, last, arriving); // it has checked no peer yet: due at once
-        } else if (peers >= 0 && peers != last.targets()) {
-          Instant again = last.pushedAt().plusSeconds(targetsRefreshSeconds(w.hostCount()));
-          targetsDue = !w.now.isBefore(again);
-          if (!targetsDue) {
-            targetsRetry = earlier(targetsRetry, again);
+        if (peers >= 0 && peers != last.targets()) {
+          if (last.targets() == 0) {
+            targetsDue = !waitsForArrivals(w, h, last, arriving); // it has checked no peer yet: due at once
+          } else {
+            Instant again = last.pushedAt().plusSeconds(targetsRefreshSeconds(w.hostCount()));
+            targetsDue = !w.now.isBefore(again);
+            if (!targetsDue) {
+              targetsRetry = earlier(targetsRetry, again);
+            }
           }
         }
       }
