@@ -41,11 +41,12 @@ public final class BrainConsumer implements AutoCloseable {
   static final long MAX_BATCH_BYTES = 32L << 20;
   /**
    * Fetched-but-unhandled events of one lane before its partition is paused: three full batches behind the one in
-   * flight, above the backlog the gateway keeps (its bound, 2,000 events by default). A paused partition is left out of
-   * the next fetch, and with the others idle that fetch waits at the broker for up to its 500 ms; the partition, resumed
-   * meanwhile, is fetched only after it. At two batches a 100-host cluster under 256 connections was paused every
-   * ~0.5 s and its lane sat idle ~250 ms of each: ~5,650 replies/s processed; at four, ~7,700/s (docs/benchmarks.md,
-   * session 43). Memory stays bounded by the consumer's byte bounds as well (64 MiB a partition, 256 MiB in all).
+   * flight, above the backlog the gateway keeps (its bound, 2,000 events by default). A paused partition is left out
+   * of the next fetch, and with the others idle that fetch waits at the broker for up to its 500 ms; the partition,
+   * resumed meanwhile, is fetched only after it. At two batches a 100-host cluster under 256 connections was paused
+   * every ~0.5 s and its lane sat idle ~250 ms of each: 5,573-5,742 replies/s processed; at four, 8,180-8,683/s
+   * (docs/benchmarks.md, session 43). Memory stays bounded by the consumer's byte bounds as well (64 MiB a partition,
+   * 256 MiB in all).
    */
   static final int MAX_BUFFERED = 4 * MAX_BATCH;
   static final List<String> TOPICS = List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE, Topics.STEP_REPLIES,
