@@ -65,8 +65,8 @@ final class BackPressure implements DoubleSupplier {
   /**
    * Replies per second the gateway lets go while it holds some: what the brain handled lately (a moving average),
    * times the root of bound/backlog between a half and twice, so the backlog settles at about the bound: drains
-   * when past it, fills up to it when under, and while under it at least the room left within half a second (an
-   * idle brain has no rate to go by: the replies it waits for are the held ones). The root, not bound/backlog
+   * when past it, fills up to it when under, and while under it at least the {@link #room} left within half a second
+   * (an idle brain has no rate to go by: the replies it waits for are the held ones). The root, not bound/backlog
    * itself: the backlog is measured as the brain polls and jumps between measures. Letting all go at once whenever
    * the backlog dipped under the bound swung it between ~600 and ~10,000 events in a 1,000-host cluster with 256
    * connections (docs/benchmarks.md, session 40). Past the time target the smaller gain of the two (the root of
@@ -92,8 +92,24 @@ final class BackPressure implements DoubleSupplier {
     long b = backlog.getAsLong();
     double late = behind.getAsDouble();
     double gain = Math.min(gain(bound, b), gain(behindTarget, late));
-    double room = late > behindTarget ? 0 : Math.max(0, bound - b) / AVERAGE_SECONDS;
-    return Math.max(handledPerSecond * gain, room);
+    return Math.max(handledPerSecond * gain, room(b, late) / AVERAGE_SECONDS);
+  }
+
+  /**
+   * Events that may still join the backlog: the room under the bound, and, with a time target and a rate to go by,
+   * no more than the brain handles in the time left under the target. The count alone let heavy events in by the
+   * hundred: in a 1,000-host install's connectivity round (~10 ms a report) each dip of the state under the target
+   * let every held report go, and the state swung between 0.5 and 3 s behind (docs/benchmarks.md, session 44).
+   */
+  private double room(long b, double late) {
+    if (late > behindTarget) {
+      return 0;
+    }
+    double count = Math.max(0, bound - b);
+    if (Double.isInfinite(behindTarget) || handledPerSecond < 1) {
+      return count; // no time target, or an idle brain: the count is all there is to go by
+    }
+    return Math.min(count, Math.max(0, (behindTarget - late) * handledPerSecond));
   }
 
   /** The root of target/measure between a half and twice (twice for nothing measured). */

@@ -77,7 +77,24 @@ class BackPressureTest {
     assertEquals(8.0, pressure.getAsDouble(), "at most maxStretch");
     behind = 0.5;
     assertEquals(1.0, pressure.getAsDouble(), "within the target: not slowed");
-    assertEquals(3000, run(2000, 3), 60, "and the room under the bound counts again");
+    // the rate (the root of target/behind over what it handles) again over the room: what is left under the bound
+    // (1,500) but no more than the brain handles in the time left under the target (1,000), within half a second
+    assertEquals(2000 * Math.sqrt(2), run(2000, 3), 60);
+    assertEquals(1500 / BackPressure.AVERAGE_SECONDS, run(0, 10), 10, "nothing handled lately: the count's room");
+  }
+
+  @Test
+  void heavyEventsUnderTheCountAreLetInNoFasterThanTheTimeLeftAllows() {
+    // a 1,000-host install's connectivity round: ~100 reports a second handled, 100 on the bus, half a second behind
+    backlog.set(100);
+    behind = 0.5;
+    double rate = run(100, 3);
+    // the root of target/behind over what is handled, not the 3,800/s the room under the count would let go
+    assertEquals(100 * Math.sqrt(2), rate, 5);
+    behind = 0.05;
+    assertEquals(200, run(100, 3), 5, "nearly on time: at most twice what it handles");
+    behind = 1.5;
+    assertEquals(100 * Math.sqrt(1 / 1.5), run(100, 3), 5, "late: slower than it handles, no room");
   }
 
   @Test
