@@ -9,6 +9,7 @@ import dev.rendezvous.bus.event.StepsToDeliver;
 import dev.rendezvous.gateway.AgentInput.InvalidInput;
 import dev.rendezvous.bus.auth.AgentTokens.AgentClaims;
 import io.vertx.core.Context;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Duration;
@@ -33,6 +34,8 @@ final class AgentHttpHandlers {
     private volatile InfraEnvCheck infraEnvCheck = InfraEnvCheck.ALL;
     private final Pacing pacing;
     private final ReplyAdmission admission;
+    /** A registration or progress report whose agent gave up while it was held: not taken, never answered. */
+    private static final Exception GONE_WHILE_HELD = new IllegalStateException("the agent left while held");
     /** A host's replies reach the bus in the order they came, held or not. */
     private final ReplyOrder replyOrder = new ReplyOrder();
 
@@ -89,10 +92,17 @@ final class AgentHttpHandlers {
         // refresh (~60 s) with no steps: 3 of 500 hosts in a swarm of 10 x 50.
         HostKey key = new HostKey(claims.infraEnvId(), hostId);
         boolean created = directory.registered(claims, key, version);
-        events.registered(claims, hostId, version).onComplete(published -> {
+        // held like a step reply while the service is behind: a burst of 1,000 registrations into one cluster is ~1 s
+        // of its lane, and the agent, answered later, registers no faster
+        admission.admit().compose(v -> ctx.response().closed() ? Future.failedFuture(GONE_WHILE_HELD)
+                : events.registered(claims, hostId, version)).onComplete(published -> {
             if (published.failed()) {
                 if (created) {
                     directory.registrationFailed(key);
+                }
+                if (published.cause() == GONE_WHILE_HELD) {
+                    metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD); // it registers again
+                    return;
                 }
                 metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
                 HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
@@ -215,7 +225,14 @@ final class AgentHttpHandlers {
                         HttpReplies.error(ctx, r.status(), r.reason());
                         return;
                     }
-                    events.progress(claims, hostId, report).onComplete(published -> {
+                    // held like a step reply while the service is behind (an install's start: 1,000 installers
+                    // reporting their stages at once)
+                    admission.admit().compose(v -> ctx.response().closed() ? Future.failedFuture(GONE_WHILE_HELD)
+                            : events.progress(claims, hostId, report)).onComplete(published -> {
+                        if (published.failed() && published.cause() == GONE_WHILE_HELD) {
+                            metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD); // never answered: it reports again
+                            return;
+                        }
                         if (published.failed()) {
                             metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
                             HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());

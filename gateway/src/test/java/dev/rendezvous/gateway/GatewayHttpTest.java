@@ -478,6 +478,37 @@ class GatewayHttpTest {
         }
     }
 
+    @Test
+    void whileTheServiceIsBehindARegistrationAndAProgressReportWaitBeforeTheBusAsRepliesDo() throws Exception {
+        String infraEnv = newId();
+        String cluster = newId();
+        String token = token(infraEnv, cluster);
+        String registering = newId();
+        String installing = newId();
+        java.util.concurrent.atomic.AtomicReference<Double> pace = new java.util.concurrent.atomic.AtomicReference<>(3.0);
+        try {
+            bed.gateway.gateway().pacing(pace::get);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofSeconds(30));
+            Future<HttpResponse<Buffer>> registration = request(HttpMethod.POST, hostsPath(infraEnv), token)
+                    .sendBuffer(Buffer.buffer("{\"host_id\":\"" + registering + "\",\"discovery_agent_version\":\"v1\"}"));
+            Future<HttpResponse<Buffer>> progress = request(HttpMethod.PUT,
+                    hostsPath(infraEnv) + "/" + installing + "/progress", token)
+                    .sendBuffer(Buffer.buffer("{\"current_stage\":\"Writing image to disk\",\"progress_info\":\"5%\"}"));
+            Thread.sleep(500);
+            assertFalse(registration.isComplete() || progress.isComplete(), "held while the service is behind");
+            assertEquals(0, bed.countEvents(e -> registering.equals(e.hostId()) || installing.equals(e.hostId())),
+                    "not on the bus yet");
+            pace.set(1.0); // caught up
+            assertEquals(201, await(registration).statusCode());
+            assertEquals(200, await(progress).statusCode());
+            bed.awaitEvent(e -> e.payload() instanceof HostRegistered && registering.equals(e.hostId()));
+            bed.awaitEvent(e -> e.payload() instanceof HostProgressReported && installing.equals(e.hostId()));
+        } finally {
+            bed.gateway.gateway().pacing(() -> 1.0);
+            bed.gateway.gateway().replyHoldMax(java.time.Duration.ofMillis(Gateway.DEFAULT_REPLY_HOLD_MS));
+        }
+    }
+
     /** A step reply's body (an inventory with an empty output). */
     private static String inventoryReply(String stepId) {
         return "{\"step_type\":\"inventory\",\"step_id\":\"" + stepId + "\",\"exit_code\":0,"
