@@ -10,17 +10,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 
 /**
- * Step replies held while the service is behind. Stretching {@code next_instruction_seconds} ({@link Pacing}) slows
- * agents that poll, not one that sends its next reply as soon as the last is answered (a websocket agent with a
- * burst of results, a load tool): those filled the brain's lane with minutes of work while every reply was answered
- * at once. Here, once the brain's backlog is past its bound, replies wait before they go on the bus and are answered,
- * and are let go in arrival order at a metered rate ({@link #releaseRate}: about what the brain turns into state),
- * until none waits and the backlog was under its bound for a second: whoever waits for the answer slows to the brain's
- * pace, and the state stays about a bound's worth of events behind what was answered. Without a rate, all are let go
- * at once when the backlog is under its bound: 256 connections into one cluster then took ~9,000 replies in the 0.3 s
- * before the next measure and waited ~1.5 s after (p99 1.5 s). A reply waits at most {@code holdMaxMs}, then goes on
- * anyway: nothing is refused or dropped, and none is answered before it is on the bus. Each resumes on its own
- * connection's event loop, so {@link ReplyOrder} keeps one host's in order from there.
+ * Step replies held while the service is behind (registrations and installer progress too, in the same queue).
+ * Stretching {@code next_instruction_seconds} ({@link Pacing}) slows agents that poll, not one that sends its next
+ * reply as soon as the last is answered (a websocket agent with a burst of results, a load tool): those filled the
+ * brain's lane with minutes of work while every reply was answered at once. Here, once the brain's backlog is past its
+ * bound, replies wait before they go on the bus and are answered, and are let go in arrival order at a metered rate
+ * ({@link #releaseRate}: about what the brain turns into state), until none waits and the backlog was under its bound
+ * for a second: whoever waits for the answer slows to the brain's pace, and the state stays about a bound's worth of
+ * events behind what was answered. Without a rate, all are let go at once when the backlog is under its bound: 256
+ * connections into one cluster then took ~9,000 replies in the 0.3 s before the next measure and waited ~1.5 s after
+ * (p99 1.5 s). A reply waits at most {@code holdMaxMs}, then goes on anyway: nothing is refused or dropped, and none is
+ * answered before it is on the bus. Each resumes on its own connection's event loop, so {@link ReplyOrder} keeps one
+ * host's in order from there.
  */
 final class ReplyAdmission {
     /** How often waiting replies are looked at: the metered rate is let go in steps this long. */
