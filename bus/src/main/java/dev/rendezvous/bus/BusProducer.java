@@ -51,12 +51,14 @@ public final class BusProducer implements AutoCloseable {
         conf.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         conf.put(ProducerConfig.ACKS_CONFIG, "all");
         conf.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        conf.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5);
-        // batches form while earlier ones are in flight; 1 ms of lingering adds a little. An agent's reply is answered
-        // only once acked, so an agent waits out the linger: at 5 ms, 16 connections into one cluster got ~1,950
-        // replies/s, at 1 ms ~3,800/s with less CPU per reply (bigger brain units); 0 sent tiny batches and cost more
-        // CPU (docs/benchmarks.md, session 39)
-        conf.put(ProducerConfig.LINGER_MS_CONFIG, 1);
+        // One request in flight and no linger: a durable broker writes each append to disk before it answers (an
+        // fsync per partition per request), and what arrives meanwhile waits in the accumulator and goes in the next
+        // request together, so one fsync serves all of it (a group commit). With five in flight and 1 ms of linger,
+        // each small batch paid its own fsync, queued behind the others': 100 hosts under 16 connections ~3,450 ->
+        // ~3,940 replies/s, the 256-connection rows no slower (docs/benchmarks.md, session 44). An agent's reply is
+        // answered only once acked, so a linger is waited out: 5 ms halved the first (session 39).
+        conf.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
+        conf.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         conf.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);
         conf.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
         conf.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 60_000);

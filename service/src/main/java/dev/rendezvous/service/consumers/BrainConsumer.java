@@ -37,8 +37,8 @@ public final class BrainConsumer implements AutoCloseable {
    * ... and at most about this many bytes: a 1,000-host cluster's connectivity replies are ~330 KB each on the bus, so
    * ~36 of them (~0.4 s of the lane), not 200-400 (up to the 64 MiB fetched per partition). Whatever waits behind a
    * batch waits for all of it, and a batch's events count as unhandled until its end: at 32 MiB (~100 reports, ~1 s)
-   * that round kept the state 2-3 s behind however the gateway held the rest; at 12 MiB at most 2.0 s, the install no
-   * slower (docs/benchmarks.md, session 44). Inventories (~4 KB) still fill a batch of 1,000.
+   * that round kept the state 2-3 s behind however the gateway held the rest; at 12 MiB mostly under 2 s, the install
+   * no slower (docs/benchmarks.md, session 44). Inventories (~4 KB) still fill a batch of 1,000.
    */
   static final long MAX_BATCH_BYTES = 12L << 20;
   /**
