@@ -41,7 +41,7 @@ public final class GatewayMetrics {
     public static final String REASON_HOST_UNKNOWN = "host-unknown";
     /** An agent of an infra-env the user deleted answered 404. */
     public static final String REASON_INFRA_ENV_UNKNOWN = "infra-env-unknown";
-    /** The agent went away while its step reply was held (never answered, so never taken). */
+    /** The agent went away while its step reply, registration or progress was held: never answered nor taken. */
     public static final String REASON_GONE_WHILE_HELD = "gone-while-held";
     /** A plan waiting for a poll was replaced by a newer one before the host saw it. */
     public static final String REASON_STALE_STEPS = "plan-superseded";
@@ -60,12 +60,16 @@ public final class GatewayMetrics {
                 .description("Events the bus refused (surfaced to the agent as retryable errors)")
                 .register(registry);
         this.held = Counter.builder(REPLIES_HELD)
-                .description("Step replies held before the bus while the service was behind").register(registry);
+                .description("Step replies, registrations and progress reports held before the bus while the "
+                        + "service was behind")
+                .register(registry);
     }
 
     /** Step replies waiting to go on the bus while the service is behind, read at scrape time. */
     public void heldReplies(Supplier<Number> waiting) {
-        Gauge.builder(REPLIES_WAITING, waiting).description("Step replies held back right now while the service is behind")
+        Gauge.builder(REPLIES_WAITING, waiting)
+                .description("Step replies, registrations and progress reports held back right now while the service "
+                        + "is behind")
                 .register(registry);
     }
 
