@@ -56,7 +56,7 @@ public final class BusProducer implements AutoCloseable {
         // request together, so one fsync serves all of it (a group commit). With five in flight and 1 ms of linger,
         // each small batch paid its own fsync, queued behind the others': 100 hosts under 16 connections ~3,450 ->
         // ~3,940 replies/s, the 256-connection rows no slower (docs/benchmarks.md, session 44). An agent's reply is
-        // answered only once acked, so a linger is waited out: 5 ms halved the first (session 39).
+        // answered only once acked, so a linger is waited out: 5 ms had halved the 16-connection rows (session 39).
         conf.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
         conf.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         conf.put(ProducerConfig.BATCH_SIZE_CONFIG, 128 * 1024);

@@ -34,8 +34,6 @@ final class AgentHttpHandlers {
     private volatile InfraEnvCheck infraEnvCheck = InfraEnvCheck.ALL;
     private final Pacing pacing;
     private final ReplyAdmission admission;
-    /** A registration or progress report whose agent gave up while it was held: not taken, never answered. */
-    private static final Exception GONE_WHILE_HELD = new IllegalStateException("the agent left while held");
     /** A host's replies reach the bus in the order they came, held or not. */
     private final ReplyOrder replyOrder = new ReplyOrder();
 
@@ -94,21 +92,35 @@ final class AgentHttpHandlers {
         boolean created = directory.registered(claims, key, version);
         // held like a step reply while the service is behind: a burst of 1,000 registrations into one cluster is ~1 s
         // of its lane, and the agent, answered later, registers no faster
-        admission.admit().compose(v -> ctx.response().closed() ? Future.failedFuture(GONE_WHILE_HELD)
-                : events.registered(claims, hostId, version)).onComplete(published -> {
-            if (published.failed()) {
-                if (created) {
-                    directory.registrationFailed(key);
-                }
-                if (published.cause() == GONE_WHILE_HELD) {
-                    metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD); // it registers again
-                    return;
-                }
-                metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
-                HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+        publishWhenAdmitted(ctx, () -> events.registered(claims, hostId, version), () -> {
+            if (created) {
+                directory.registrationFailed(key);
+            }
+        }, () -> HttpReplies.json(ctx, 201, registrationResponse(claims, hostId, version)));
+    }
+
+    /**
+     * Publishes once the admission lets it go (held while the service is behind, as a step reply is), then answers
+     * with {@code answer}. An agent gone while held is neither answered nor taken (it sends it again); a bus that
+     * refused it is answered 503 + Retry-After. {@code notTaken} runs in both cases.
+     */
+    private void publishWhenAdmitted(RoutingContext ctx, java.util.function.Supplier<Future<Void>> publish,
+                                     Runnable notTaken, Runnable answer) {
+        admission.admit().onComplete(admitted -> {
+            if (ctx.response().closed()) {
+                notTaken.run();
+                metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD);
                 return;
             }
-            HttpReplies.json(ctx, 201, registrationResponse(claims, hostId, version));
+            publish.get().onComplete(published -> {
+                if (published.failed()) {
+                    notTaken.run();
+                    metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
+                    HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
+                    return;
+                }
+                answer.run();
+            });
         });
     }
 
@@ -227,19 +239,8 @@ final class AgentHttpHandlers {
                     }
                     // held like a step reply while the service is behind (an install's start: 1,000 installers
                     // reporting their stages at once)
-                    admission.admit().compose(v -> ctx.response().closed() ? Future.failedFuture(GONE_WHILE_HELD)
-                            : events.progress(claims, hostId, report)).onComplete(published -> {
-                        if (published.failed() && published.cause() == GONE_WHILE_HELD) {
-                            metrics.rejected(GatewayMetrics.REASON_GONE_WHILE_HELD); // never answered: it reports again
-                            return;
-                        }
-                        if (published.failed()) {
-                            metrics.rejected(GatewayMetrics.REASON_BUS_UNAVAILABLE);
-                            HttpReplies.busUnavailable(ctx, config.retryAfterSeconds());
-                            return;
-                        }
-                        ctx.response().setStatusCode(200).end();
-                    });
+                    publishWhenAdmitted(ctx, () -> events.progress(claims, hostId, report), () -> { },
+                            () -> ctx.response().setStatusCode(200).end());
                 });
     }
 

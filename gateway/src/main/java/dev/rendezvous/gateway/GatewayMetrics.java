@@ -65,7 +65,7 @@ public final class GatewayMetrics {
                 .register(registry);
     }
 
-    /** Step replies waiting to go on the bus while the service is behind, read at scrape time. */
+    /** Step replies, registrations and progress reports waiting to go on the bus, read at scrape time. */
     public void heldReplies(Supplier<Number> waiting) {
         Gauge.builder(REPLIES_WAITING, waiting)
                 .description("Step replies, registrations and progress reports held back right now while the service "
