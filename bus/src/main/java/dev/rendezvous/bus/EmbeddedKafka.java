@@ -201,6 +201,11 @@ public final class EmbeddedKafka implements AutoCloseable {
         if (flushEachWrite) {
             // a single broker has no replica to fall back on: the disk is the only copy
             p.put("log.flush.interval.messages", "1");
+            // each flush of a log flushes its offset and time indexes too (an msync each): with an index entry every
+            // 4 KiB (the default) nearly every append left a dirty index page to write; every 64 KiB, about one in
+            // twenty does, and a fetch scans at most 64 KiB of batch headers from the entry it finds
+            // (docs/benchmarks.md, session 45)
+            p.put("log.index.interval.bytes", String.valueOf(64 * 1024));
         }
         p.put("process.roles", "broker,controller");
         p.put("node.id", String.valueOf(NODE_ID));
