@@ -135,6 +135,11 @@ public record AppConfig(
       java.net.URI api = java.net.URI.create(publicUrl.strip());
       imagePublicUrl = scheme + "://" + (api.getHost() == null ? "127.0.0.1" : api.getHost()) + ":" + imagePort;
     }
+    // the gateway holds agents' messages past this backlog; the brain fetches ahead of it (ServiceConfig.BrainSettings)
+    int pressureBacklogEvents = s.integer("pressure-backlog-events", 2000);
+    if (pressureBacklogEvents < 1) {
+      throw new IllegalArgumentException("pressure-backlog-events must be 1 or more, got " + pressureBacklogEvents);
+    }
     ServiceConfig service = new ServiceConfig(
         auth.equals("none"),
         s.integer("body-limit-bytes", 4 * 1024 * 1024),
@@ -154,7 +159,8 @@ public record AppConfig(
                 (int) ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT.toMillis())),
             timeouts(s.string("timeouts", "")),
             agentUpgrade(s.string("agent-upgrade", "true"), s.string("agent-jar", DEFAULT_AGENT_JAR)),
-            s.string("controller-image", defaultControllerImage(ContainerImages.DEFAULT_FILE))),
+            s.string("controller-image", defaultControllerImage(ContainerImages.DEFAULT_FILE)),
+            pressureBacklogEvents),
         s.string("installer-binary", ""),
         metal,
         s.optionalLong("logs-body-limit-bytes") == null ? 0 : s.optionalLong("logs-body-limit-bytes"),
@@ -186,7 +192,7 @@ public record AppConfig(
             "keep forever")),
         Math.max(1, s.integer("event-stream-max-pending", 1000)),
         Path.of(s.string("agent-jar", DEFAULT_AGENT_JAR)).toAbsolutePath().normalize(),
-        gatewayFlags, s.integer("pressure-backlog-events", 2000),
+        gatewayFlags, pressureBacklogEvents,
         java.time.Duration.ofMillis(nonNegative("pressure-behind-ms", s.integer("pressure-behind-ms", 1000),
             "by the event count only")),
         s.integer("pressure-max-stretch", 8),

@@ -20,6 +20,19 @@ class AppConfigPressureTest {
   }
 
   @Test
+  void theBacklogBoundReachesTheBrainSoThatItFetchesAheadOfIt() {
+    AppConfig dflt = AppConfig.from(List.of("--data-dir=/tmp/rdv-cfg"), Map.of());
+    assertEquals(2000, dflt.pressureBacklogEvents());
+    assertEquals(2000, dflt.service().brain().backlogBoundEvents());
+    AppConfig set = AppConfig.from(List.of("--data-dir=/tmp/rdv-cfg"), Map.of("RDV_PRESSURE_BACKLOG_EVENTS", "12000"));
+    assertEquals(12000, set.pressureBacklogEvents());
+    assertEquals(12000, set.service().brain().backlogBoundEvents());
+    IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+        () -> AppConfig.from(List.of("--data-dir=/tmp/rdv-cfg", "--pressure-backlog-events=0"), Map.of()));
+    assertEquals("pressure-backlog-events must be 1 or more, got 0", none.getMessage());
+  }
+
+  @Test
   void aNegativeValueIsRefusedNamingWhatZeroMeans() {
     IllegalArgumentException behind = assertThrows(IllegalArgumentException.class,
         () -> AppConfig.from(List.of("--data-dir=/tmp/rdv-cfg", "--pressure-behind-ms=-5"), Map.of()));

@@ -99,18 +99,22 @@ public record ServiceConfig(
    *     upgraded (upstream's AGENT_DOCKER_IMAGE with ENABLE_UPGRADE_AGENT); null: agents are not upgraded
    * @param controllerImage the controller image the install step names (upstream's CONTROLLER_IMAGE): the Job the
    *     bootstrap renders into the new cluster runs it; null: upstream's default
+   * @param backlogBoundEvents the backlog past which the gateway holds agents' messages ({@code
+   *     --pressure-backlog-events}): the brain fetches ahead of it before it pauses a partition; 0: the brain's own
+   *     default
    */
   public record BrainSettings(
       Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb, Duration hostDisconnectionTimeout,
       java.util.Set<String> disabledHostValidations, java.util.List<String> requiredImages, int batchesInFlight,
-      Duration batchMaxWait, java.util.Map<String, Duration> timeouts, String agentVersion, String controllerImage) {
+      Duration batchMaxWait, java.util.Map<String, Duration> timeouts, String agentVersion, String controllerImage,
+      long backlogBoundEvents) {
 
     public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
         Duration hostDisconnectionTimeout, java.util.Set<String> disabledHostValidations,
         java.util.List<String> requiredImages, int batchesInFlight, Duration batchMaxWait,
         java.util.Map<String, Duration> timeouts, String agentVersion) {
       this(monitorInterval, minCpuCores, minRamMib, minDiskGb, hostDisconnectionTimeout, disabledHostValidations,
-          requiredImages, batchesInFlight, batchMaxWait, timeouts, agentVersion, null);
+          requiredImages, batchesInFlight, batchMaxWait, timeouts, agentVersion, null, 0);
     }
 
     public BrainSettings(Duration monitorInterval, Integer minCpuCores, Long minRamMib, Long minDiskGb,
@@ -133,6 +137,9 @@ public record ServiceConfig(
       }
       if (batchesInFlight < 0) {
         throw new IllegalArgumentException("brain-batches-in-flight must be 0 (one per core) or more, got " + batchesInFlight);
+      }
+      if (backlogBoundEvents < 0) {
+        throw new IllegalArgumentException("pressure-backlog-events must be 0 or more, got " + backlogBoundEvents);
       }
       if (batchMaxWait == null || batchMaxWait.isNegative()) {
         throw new IllegalArgumentException("brain-batch-max-wait-ms must be 0 or more");

@@ -48,7 +48,8 @@ public final class BrainConsumer implements AutoCloseable {
    * resumed meanwhile, is fetched only after it. At two batches a 100-host cluster under 256 connections was paused
    * every ~0.5 s and its lane sat idle ~250 ms of each: 5,573-5,742 replies/s processed; at four, 8,180-8,683/s
    * (docs/benchmarks.md, session 43). Memory stays bounded by the consumer's byte bounds as well (64 MiB a partition,
-   * 256 MiB in all).
+   * 256 MiB in all). A gateway bound set higher ({@code --pressure-backlog-events}) raises this to twice it
+   * ({@link #maxBuffered}).
    */
   static final int MAX_BUFFERED = 4 * MAX_BATCH;
   static final List<String> TOPICS = List.of(Topics.HOST_REGISTRATIONS, Topics.AGENT_PRESENCE, Topics.STEP_REPLIES,
@@ -65,12 +66,23 @@ public final class BrainConsumer implements AutoCloseable {
   public BrainConsumer(Vertx vertx, Pool pool, BusProducer producer, String bootstrap, ServiceConfig config,
       Clock clock) {
     this(new Brain(vertx, pool, producer, config.domainConfig(), clock), vertx, bootstrap,
-        config.brain().monitorInterval().toMillis(), config.brain().batchesInFlight(), config.brain().batchMaxWait());
+        config.brain().monitorInterval().toMillis(), config.brain().batchesInFlight(), config.brain().batchMaxWait(),
+        maxBuffered(config.brain().backlogBoundEvents()));
   }
 
   /** Around a given brain (shared with the REST API, or built by a benchmark), with the default batch bounds. */
   public BrainConsumer(Brain brain, Vertx vertx, String bootstrap, long monitorIntervalMillis) {
-    this(brain, vertx, bootstrap, monitorIntervalMillis, 0, dev.rendezvous.service.ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT);
+    this(brain, vertx, bootstrap, monitorIntervalMillis, 0,
+        dev.rendezvous.service.ServiceConfig.BrainSettings.DEFAULT_BATCH_MAX_WAIT, MAX_BUFFERED);
+  }
+
+  /**
+   * Fetched-but-unhandled events of one lane before its partition is paused, for a gateway that holds agents past
+   * {@code backlogBound} events: {@link #MAX_BUFFERED}, or twice the bound when that is more. Under the bound the
+   * brain paused while the gateway still let events in, and each pause left the lane idle for a fetch.
+   */
+  static int maxBuffered(long backlogBound) {
+    return (int) Math.min(Integer.MAX_VALUE / 2, Math.max(MAX_BUFFERED, 2 * backlogBound));
   }
 
   /**
@@ -80,7 +92,7 @@ public final class BrainConsumer implements AutoCloseable {
    * docs/benchmarks.md).
    */
   public BrainConsumer(Brain brain, Vertx vertx, String bootstrap, long monitorIntervalMillis, int batchesInFlight,
-      java.time.Duration batchMaxWait) {
+      java.time.Duration batchMaxWait, int maxBuffered) {
     this.brain = brain;
     // One cluster's events are handled one at a time across all these topics: a single writer per cluster.
     this.consumer = BusConsumer.builder(bootstrap).groupId(GROUP).clientId("rdv-brain")
@@ -88,7 +100,7 @@ public final class BrainConsumer implements AutoCloseable {
         .orderAcrossTopics()
         .batchHandler(this::dispatch, MAX_BATCH)
         .maxBatchBytes(MAX_BATCH_BYTES)
-        .maxBufferedPerPartition(MAX_BUFFERED)
+        .maxBufferedPerPartition(maxBuffered)
         .maxInFlight(batchesInFlight > 0 ? batchesInFlight : brain.laneCount(), batchMaxWait)
         // the database down or restarting, or a transaction aborted as a deadlock: the events wait on the bus and are
         // handled again, never skipped
