@@ -15,9 +15,24 @@ import java.util.function.LongSupplier;
  * bound, left the state 7 s behind; docs/benchmarks.md, session 40).
  */
 final class BackPressure implements DoubleSupplier {
-  /** How often the brain's handling rate is sampled, and how far back its average mostly looks. */
+  /** How often the brain's handling rate is sampled. */
   static final long SAMPLE_NANOS = 100_000_000L;
-  static final double AVERAGE_SECONDS = 0.5;
+  /**
+   * How far back the average of that rate mostly looks. The brain counts events handled as each batch ends (~1,000
+   * every ~0.25 s in a busy 1,000-host cluster), so the rate comes in lumps: averaged over half a second it swung by
+   * about a fifth either way with each lump (more with each slower batch), and the held replies with it. Over 1.5 s,
+   * one 1,000-host cluster under 256 connections processed 4,129-5,063 replies/s (p99 94-163 ms) against
+   * 3,822-4,379/s (112-203 ms) in four runs each, in turn (docs/benchmarks.md, session 45); a change of pace still
+   * shows within a second or two.
+   */
+  static final double RATE_AVERAGE_SECONDS = 1.5;
+  /** Under the bound, the room left is let go within this long. */
+  static final double ROOM_SECONDS = 0.5;
+  /**
+   * A brain that counted nothing handled for this long is idle, whatever its average still says: a busy one ends a
+   * batch every fraction of a second, and one in a batch this long has its state late past any target anyway.
+   */
+  static final long IDLE_NANOS = 1_000_000_000L;
 
   private final LongSupplier backlog;
   private final LongSupplier handled;
@@ -29,6 +44,8 @@ final class BackPressure implements DoubleSupplier {
   private long sampledAt;
   private long sampledHandled;
   private double handledPerSecond;
+  private long lastSeenHandled;
+  private long handledLastMovedAt;
 
   /**
    * @param behind seconds the brain's state is behind the bus (the age of the oldest event it has not handled)
@@ -76,6 +93,10 @@ final class BackPressure implements DoubleSupplier {
     long now = nanoClock.getAsLong();
     long count = handled.getAsLong();
     long since = now - sampledAt;
+    if (count != lastSeenHandled || sampledAt == 0) {
+      lastSeenHandled = count;
+      handledLastMovedAt = now;
+    }
     if (sampledAt == 0 || since > 20 * SAMPLE_NANOS) {
       // first look, or after a quiet spell: start from what was handled in between (nothing known: none)
       handledPerSecond = sampledAt == 0 ? 0 : (count - sampledHandled) * 1e9 / since;
@@ -84,7 +105,7 @@ final class BackPressure implements DoubleSupplier {
     } else if (since >= SAMPLE_NANOS) {
       double seconds = since / 1e9;
       double lately = (count - sampledHandled) / seconds;
-      double weight = seconds / (AVERAGE_SECONDS + seconds);
+      double weight = seconds / (RATE_AVERAGE_SECONDS + seconds);
       handledPerSecond += weight * (lately - handledPerSecond);
       sampledAt = now;
       sampledHandled = count;
@@ -92,7 +113,8 @@ final class BackPressure implements DoubleSupplier {
     long b = backlog.getAsLong();
     double late = behind.getAsDouble();
     double gain = Math.min(gain(bound, b), gain(behindTarget, late));
-    return Math.max(handledPerSecond * gain, room(b, late) / AVERAGE_SECONDS);
+    boolean idle = handledPerSecond < 1 || now - handledLastMovedAt > IDLE_NANOS;
+    return Math.max(handledPerSecond * gain, room(b, late, idle) / ROOM_SECONDS);
   }
 
   /**
@@ -101,12 +123,12 @@ final class BackPressure implements DoubleSupplier {
    * hundred: in a 1,000-host install's connectivity round (~10 ms a report) each dip of the state under the target
    * let every held report go, and the state swung between 0.5 and 3 s behind (docs/benchmarks.md, session 44).
    */
-  private double room(long b, double late) {
+  private double room(long b, double late, boolean idle) {
     if (late > behindTarget) {
       return 0;
     }
     double count = Math.max(0, bound - b);
-    if (Double.isInfinite(behindTarget) || handledPerSecond < 1) {
+    if (Double.isInfinite(behindTarget) || idle) {
       return count; // no time target, or an idle brain: the count is all there is to go by
     }
     return Math.min(count, Math.max(0, (behindTarget - late) * handledPerSecond));
