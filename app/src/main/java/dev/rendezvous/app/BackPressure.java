@@ -15,24 +15,23 @@ import java.util.function.LongSupplier;
  * bound, left the state 7 s behind; docs/benchmarks.md, session 40).
  */
 final class BackPressure implements DoubleSupplier {
-  /** How often the brain's handling rate is sampled. */
-  static final long SAMPLE_NANOS = 100_000_000L;
   /**
-   * How far back the average of that rate mostly looks. The brain counts events handled as each batch ends (~1,000
-   * every ~0.25 s in a busy 1,000-host cluster), so the rate comes in lumps: averaged over half a second it swung by
-   * about a fifth either way with each lump (more with each slower batch), and the held replies with it. Over 1.5 s,
-   * one 1,000-host cluster under 256 connections processed 4,129-5,063 replies/s (p99 94-163 ms) against
-   * 3,822-4,379/s (112-203 ms) in four runs each, in turn (docs/benchmarks.md, session 45); a change of pace still
-   * shows within a second or two.
+   * How far back the average of the brain's handling rate mostly looks. The rate is taken each time the brain's
+   * handled count moves, over the time since it last moved: the brain counts a batch's events when the batch ends
+   * (~1,000 every ~0.25 s in a busy 1,000-host cluster), and sampled every 0.1 s instead the count came in lumps
+   * (10,000/s, then nothing) that swung the average by about a fifth either way, and the held replies with it
+   * (docs/benchmarks.md, session 45).
    */
-  static final double RATE_AVERAGE_SECONDS = 1.5;
+  static final double AVERAGE_SECONDS = 0.5;
   /** Under the bound, the room left is let go within this long. */
   static final double ROOM_SECONDS = 0.5;
   /**
-   * A brain that counted nothing handled for this long is idle, whatever its average still says: a busy one ends a
-   * batch every fraction of a second, and one in a batch this long has its state late past any target anyway.
+   * A brain whose count did not move for this long is idle, whatever its average still says: a busy one ends a batch
+   * every fraction of a second, and one in a batch this long has its state late past any target anyway.
    */
   static final long IDLE_NANOS = 1_000_000_000L;
+  /** A move after a quiet spell this long starts the average afresh. */
+  static final long QUIET_NANOS = 2_000_000_000L;
 
   private final LongSupplier backlog;
   private final LongSupplier handled;
@@ -41,11 +40,9 @@ final class BackPressure implements DoubleSupplier {
   private final long bound;
   private final double behindTarget;
   private final double maxStretch;
-  private long sampledAt;
-  private long sampledHandled;
   private double handledPerSecond;
   private long lastSeenHandled;
-  private long handledLastMovedAt;
+  private long movedAt;
 
   /**
    * @param behind seconds the brain's state is behind the bus (the age of the oldest event it has not handled)
@@ -83,7 +80,8 @@ final class BackPressure implements DoubleSupplier {
    * Replies per second the gateway lets go while it holds some: what the brain handled lately (a moving average),
    * times the root of bound/backlog between a half and twice, so the backlog settles at about the bound: drains
    * when past it, fills up to it when under, and while under it at least the {@link #room} left within half a second
-   * (an idle brain has no rate to go by: the replies it waits for are the held ones). The root, not bound/backlog
+   * (an idle brain, its count still for a second, has no rate to go by: the replies it waits for may be the held
+   * ones; it gets the count's room, none past the bound). The root, not bound/backlog
    * itself: the backlog is measured as the brain polls and jumps between measures. Letting all go at once whenever
    * the backlog dipped under the bound swung it between ~600 and ~10,000 events in a 1,000-host cluster with 256
    * connections (docs/benchmarks.md, session 40). Past the time target the smaller gain of the two (the root of
@@ -92,29 +90,28 @@ final class BackPressure implements DoubleSupplier {
   synchronized double releaseRate() {
     long now = nanoClock.getAsLong();
     long count = handled.getAsLong();
-    long since = now - sampledAt;
-    if (count != lastSeenHandled || sampledAt == 0) {
+    if (movedAt == 0) {
+      movedAt = now; // first look: nothing known
       lastSeenHandled = count;
-      handledLastMovedAt = now;
-    }
-    if (sampledAt == 0 || since > 20 * SAMPLE_NANOS) {
-      // first look, or after a quiet spell: start from what was handled in between (nothing known: none)
-      handledPerSecond = sampledAt == 0 ? 0 : (count - sampledHandled) * 1e9 / since;
-      sampledAt = now;
-      sampledHandled = count;
-    } else if (since >= SAMPLE_NANOS) {
-      double seconds = since / 1e9;
-      double lately = (count - sampledHandled) / seconds;
-      double weight = seconds / (RATE_AVERAGE_SECONDS + seconds);
-      handledPerSecond += weight * (lately - handledPerSecond);
-      sampledAt = now;
-      sampledHandled = count;
+    } else if (count != lastSeenHandled) {
+      long since = Math.max(1, now - movedAt);
+      double lately = (count - lastSeenHandled) * 1e9 / since;
+      if (since > QUIET_NANOS) {
+        handledPerSecond = lately; // after a quiet spell: start from what was handled in between
+      } else {
+        double seconds = since / 1e9;
+        handledPerSecond += seconds / (AVERAGE_SECONDS + seconds) * (lately - handledPerSecond);
+      }
+      movedAt = now;
+      lastSeenHandled = count;
     }
     long b = backlog.getAsLong();
     double late = behind.getAsDouble();
+    if (handledPerSecond < 1 || now - movedAt > IDLE_NANOS) {
+      return room(b, late, false) / ROOM_SECONDS; // idle: no rate to go by, only the count's room
+    }
     double gain = Math.min(gain(bound, b), gain(behindTarget, late));
-    boolean idle = handledPerSecond < 1 || now - handledLastMovedAt > IDLE_NANOS;
-    return Math.max(handledPerSecond * gain, room(b, late, idle) / ROOM_SECONDS);
+    return Math.max(handledPerSecond * gain, room(b, late, true) / ROOM_SECONDS);
   }
 
   /**
@@ -123,12 +120,12 @@ final class BackPressure implements DoubleSupplier {
    * hundred: in a 1,000-host install's connectivity round (~10 ms a report) each dip of the state under the target
    * let every held report go, and the state swung between 0.5 and 3 s behind (docs/benchmarks.md, session 44).
    */
-  private double room(long b, double late, boolean idle) {
+  private double room(long b, double late, boolean byRate) {
     if (late > behindTarget) {
       return 0;
     }
     double count = Math.max(0, bound - b);
-    if (Double.isInfinite(behindTarget) || idle) {
+    if (Double.isInfinite(behindTarget) || !byRate) {
       return count; // no time target, or an idle brain: the count is all there is to go by
     }
     return Math.min(count, Math.max(0, (behindTarget - late) * handledPerSecond));

@@ -30,7 +30,7 @@ class BackPressureTest {
   @Test
   void pastTheBoundRepliesGoAtWhatTheBrainHandlesScaledToDrainTheBacklog() {
     backlog.set(2000);
-    assertEquals(4000, run(4000, 10), 100, "at the bound: what the brain handles");
+    assertEquals(4000, run(4000, 3), 100, "at the bound: what the brain handles");
     backlog.set(8000);
     assertEquals(2000, run(4000, 3), 100, "four times the bound: half that, so the backlog drains");
     backlog.set(4000);
@@ -46,45 +46,50 @@ class BackPressureTest {
     // the brain handled nothing (it waits for the held replies): the room under the bound, within half a second
     assertEquals(1000, run(0, 1), 1);
     backlog.set(0);
-    assertEquals(6000, run(3000, 10), 100, "twice what it handles when that is more than the room");
+    assertEquals(6000, run(3000, 3), 100, "twice what it handles when that is more than the room");
     assertEquals(1.0, pressure.getAsDouble());
   }
 
   @Test
-  void theRateFollowsAChangeWithinSecondsAndStartsAfreshAfterAQuietSpell() {
+  void theRateFollowsAChangeWithinAboutASecondAndStartsAfreshAfterAQuietSpell() {
     backlog.set(2000);
-    run(4000, 10);
+    run(4000, 3);
     double soon = run(1000, 0.3);
     assertTrue(soon > 1000 && soon < 4000, "moving toward the new rate, not jumping: " + soon);
-    assertTrue(run(1000, 1.2) < 2500, "more than half way there within a second and a half");
-    assertEquals(1000, run(1000, 6), 60, "there a few seconds later");
+    assertEquals(1000, run(1000, 2), 60, "there after two seconds");
     clock.addAndGet(10_000_000_000L); // ten seconds nobody asked, while 5,000 were handled
     handled.addAndGet(5000);
     assertEquals(500, pressure.releaseRate(), 10, "the average over the quiet spell, not a stale rate");
     backlog.set(3000);
-    handled.set(handled.get()); // nothing handled (the database down): within seconds nothing let go past the bound
-    assertEquals(0, run(0, 10), 5);
+    handled.set(handled.get()); // nothing handled (the database down): nothing let go past the bound
+    assertEquals(0, run(0, 5), 5);
   }
 
   @Test
-  void aBrainThatCountsInLumpsIsFollowedAtItsAveragePace() {
+  void aBrainThatCountsInLumpsIsFollowedAtItsPaceNotItsLumps() {
     // a busy 1,000-host cluster: the brain counts 1,000 events handled as each batch ends, every 250 ms (4,000/s)
     backlog.set(2000);
     double low = Double.MAX_VALUE;
     double high = 0;
-    for (int i = 0; i < 1500; i++) { // 15 s looked at every 10 ms, as the gateway does
+    for (int i = 0; i < 1000; i++) { // 10 s looked at every 10 ms, as the gateway does
       clock.addAndGet(10_000_000L);
       if (i % 25 == 24) {
         handled.addAndGet(1000);
       }
       double rate = pressure.releaseRate();
-      if (i >= 1000) { // the last 5 s, once the average has settled
+      if (i >= 500) { // the last 5 s, once the average has settled
         low = Math.min(low, rate);
         high = Math.max(high, rate);
       }
     }
-    // averaged over half a second it swung with each lump (3,280-4,720/s here), and the held replies with it
-    assertTrue(low > 3500 && high < 4500, "between " + low + " and " + high);
+    // sampled every 0.1 s the lumps swung it between ~3,300 and ~4,700/s
+    assertEquals(4000, low, 100);
+    assertEquals(4000, high, 100);
+    // a slower batch (500 ms for the same 1,000) shows in the next move, not as nothing handled meanwhile
+    clock.addAndGet(500_000_000L);
+    handled.addAndGet(1000);
+    double slower = pressure.releaseRate();
+    assertTrue(slower < 4000 && slower > 2000, "toward 2,000/s: " + slower);
   }
 
   @Test
@@ -93,7 +98,7 @@ class BackPressureTest {
     behind = 3;
     assertEquals(3.0, pressure.getAsDouble(), 1e-9, "polls stretched by behind/target");
     // the root of target/behind and no room under the bound: the room would have let 3,000/s go
-    assertEquals(2000 * Math.sqrt(1 / 3.0), run(2000, 10), 60);
+    assertEquals(2000 * Math.sqrt(1 / 3.0), run(2000, 3), 60);
     behind = 20;
     assertEquals(1000, run(2000, 3), 30, "never under a half");
     assertEquals(8.0, pressure.getAsDouble(), "at most maxStretch");
@@ -110,7 +115,7 @@ class BackPressureTest {
     // a 1,000-host install's connectivity round: ~100 reports a second handled, 100 on the bus, half a second behind
     backlog.set(100);
     behind = 0.5;
-    double rate = run(100, 10);
+    double rate = run(100, 3);
     // the root of target/behind over what is handled, not the 3,800/s the room under the count would let go
     assertEquals(100 * Math.sqrt(2), rate, 5);
     behind = 0.05;
