@@ -337,15 +337,17 @@ class AgentBasedInstallTest {
                 clusterId = clusters.getJsonObject(0).getString("id");
               }
               if (clusterId != null) {
+                // the credentials before the hosts: observing the rendezvous host at Rebooting powers it off, and the
+                // site's service with it (a single node can go from installing to Rebooting between two looks)
+                if (serviceKubeconfig == null && Set.of("installing", "finalizing")
+                    .contains(api.get("/clusters/" + clusterId).json().getString("status"))) {
+                  Api.Reply k = api.get("/clusters/" + clusterId + "/downloads/credentials?file_name=kubeconfig-noingress");
+                  serviceKubeconfig = k.status() == 200 ? k.body() : null;
+                }
                 JsonArray hs = api.get("/clusters/" + clusterId + "/hosts").array();
                 for (Object o : hs) {
                   observe((JsonObject) o, kube);
                   infraEnv = ((JsonObject) o).getString("infra_env_id");
-                }
-                if (serviceKubeconfig == null && hs.size() > 0 && Set.of("installing", "finalizing")
-                    .contains(api.get("/clusters/" + clusterId).json().getString("status"))) {
-                  Api.Reply k = api.get("/clusters/" + clusterId + "/downloads/credentials?file_name=kubeconfig-noingress");
-                  serviceKubeconfig = k.status() == 200 ? k.body() : null;
                 }
               }
             } catch (RuntimeException e) {
