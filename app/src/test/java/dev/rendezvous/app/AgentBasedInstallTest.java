@@ -355,6 +355,7 @@ class AgentBasedInstallTest {
             }
             startControllerWhenApplied(kube);
           }
+          endRendezvousHost();
           for (String id : new ArrayList<>(rebootOrder)) {
             String node = hostnames.get(id);
             if (!ready.contains(id) && kube.csrApproved(node)) {
@@ -394,10 +395,7 @@ class AgentBasedInstallTest {
             "host-" + num + "'s disk holds its own Ignition");
         rebootOrder.add(id);
         if (num == site.rendezvous()) {
-          // its reboot ends the live system, and the site's Rendezvous (its PostgreSQL too) with it
-          ended.add(num);
-          hosts.powerOff(num);
-          stop(live.get(num));
+          rendezvousRebootSeenAt = System.nanoTime(); // its reboot ends the site's Rendezvous: endRendezvousHost
         }
         kube.kubeletRegisters(hostnames.get(id), hosts.address(num), "master");
       }
@@ -429,6 +427,26 @@ class AgentBasedInstallTest {
     }
 
     private long jobUnreadableSince;
+    private long rendezvousRebootSeenAt;
+
+    /**
+     * The rendezvous host's reboot ends its live system, and the site's Rendezvous (its PostgreSQL too) with it: once
+     * wait-for and this test have seen the installation from it, or 20 s after it reported Rebooting. A real host takes
+     * that long to go down; a dry-run single node went from installing to Rebooting within one look of either, and
+     * powered off at once it left wait-for waiting for an installation it never saw start.
+     */
+    private void endRendezvousHost() throws Exception {
+      int num = site.rendezvous();
+      if (rendezvousRebootSeenAt == 0 || ended.contains(num)) {
+        return;
+      }
+      boolean seen = serviceKubeconfig != null && output().contains("Cluster " + site.name() + ": installing");
+      if (seen || System.nanoTime() - rendezvousRebootSeenAt > 20_000_000_000L) {
+        ended.add(num);
+        hosts.powerOff(num);
+        stop(live.get(num));
+      }
+    }
 
     void assertCredentialsHandedOver() throws IOException {
       assertTrue(serviceKubeconfig != null, "the site's service served the cluster's kubeconfig");
