@@ -129,8 +129,10 @@ class NetnsEndToEndTest {
         for (String vip : new String[] {apiVip, ingressVip}) {
           assertTrue(granted.lines().anyMatch(l -> l.contains(" " + vip + " ") && l.contains(" 00:1a:4a:")), granted);
         }
-        assertTrue(api.get("/events?cluster_id=" + clusterId).array().stream().map(e -> ((JsonObject) e).getString("message"))
-            .anyMatch(("Cluster was updated with api-vip " + apiVip + ", ingress-vip " + ingressVip)::equals));
+        // the event goes through the bus to the events table: visible a moment after the cluster's new VIPs
+        Await.until("the DHCP VIPs' event", Duration.ofSeconds(30), () -> api.get("/events?cluster_id=" + clusterId)
+            .array().stream().map(e -> ((JsonObject) e).getString("message"))
+            .anyMatch(("Cluster was updated with api-vip " + apiVip + ", ingress-vip " + ingressVip)::equals) ? true : null);
         Await.until("the leased API VIP validated", Duration.ofSeconds(60), () -> validation(api, cluster, "api-vips-valid")
             .equals("success: api vips " + apiVip + " belongs to the Machine CIDR and is not in use."));
         // the agents renew the leases they are handed back: the VIPs stay what the server first granted
