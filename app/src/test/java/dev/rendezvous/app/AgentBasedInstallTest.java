@@ -337,8 +337,8 @@ class AgentBasedInstallTest {
                 clusterId = clusters.getJsonObject(0).getString("id");
               }
               if (clusterId != null) {
-                // the credentials before the hosts: observing the rendezvous host at Rebooting powers it off, and the
-                // site's service with it (a single node can go from installing to Rebooting between two looks)
+                // the credentials while the site's service is up: endRendezvousHost waits for them before it powers
+                // the rendezvous host off
                 if (serviceKubeconfig == null && Set.of("installing", "finalizing")
                     .contains(api.get("/clusters/" + clusterId).json().getString("status"))) {
                   Api.Reply k = api.get("/clusters/" + clusterId + "/downloads/credentials?file_name=kubeconfig-noingress");
