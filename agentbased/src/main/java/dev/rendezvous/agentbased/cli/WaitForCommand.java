@@ -40,8 +40,6 @@ final class WaitForCommand {
   private static final ObjectMapper JSON = new ObjectMapper();
   /** Connection failures in a row that mean the rendezvous host rebooted, rather than a slow answer. */
   private static final int GONE_AFTER = 3;
-  private static final Set<String> INSTALL_STARTED = Set.of("preparing-for-installation", "installing",
-      "installing-in-progress", "installing-pending-user-action", "finalizing", "installed");
   private static final List<String> PAST_BOOTSTRAP = List.of("Rebooting", "Configuring", "Joined", "Done");
   private static final List<String> WRITING_OR_LATER = List.of("Writing image to disk", "Waiting for control plane",
       "Waiting for bootkube", "Waiting for controller", "Rebooting", "Configuring", "Joined", "Done");
@@ -84,7 +82,7 @@ final class WaitForCommand {
     String lastBootstrapStage = null;
     boolean bootstrapped = false;
     int unreachable = 0;
-    boolean installing = false;
+    boolean clusterSeen = false;
     while (!bootstrapped) {
       if (System.nanoTime() > deadline) {
         return fail("bootstrap did not complete in time; last seen: " + seen.getOrDefault("cluster", "no cluster"));
@@ -102,10 +100,11 @@ final class WaitForCommand {
         continue;
       } catch (IOException e) {
         unreachable++;
-        // gone, not slow: no connection several times in a row once the installation started. The stages between
-        // two polls may have been missed (the host reboots seconds after it said so), so the cluster's own API
-        // decides: it serves the ClusterVersion once the control plane is up
-        if (unreachable >= GONE_AFTER && (installing || lastBootstrapStage != null)) {
+        // gone, not slow: no connection several times in a row once the service had shown the cluster. The stages
+        // between two polls may have been missed (the host reboots seconds after it said so; a dry run goes from
+        // ready to Rebooting between two polls), so the cluster's own API decides: it serves the ClusterVersion
+        // once the control plane is up
+        if (unreachable >= GONE_AFTER && clusterSeen) {
           if (lastBootstrapStage != null && WRITING_OR_LATER.contains(lastBootstrapStage) || cluster(f, dir).serves()) {
             info("The rendezvous host is gone (" + describe(e) + "): it rebooted into the cluster");
             bootstrapped = true;
@@ -126,8 +125,8 @@ final class WaitForCommand {
       if (cluster == null) {
         say("no-cluster", "Waiting for cluster " + plan.clusterName() + " to be registered");
       } else {
+        clusterSeen = true;
         String status = cluster.path("status").asText();
-        installing |= INSTALL_STARTED.contains(status);
         change("cluster", status, "Cluster " + plan.clusterName() + ": " + status + ": "
             + cluster.path("status_info").asText());
         if (status.equals("error") || status.equals("cancelled")) {
