@@ -219,5 +219,10 @@ class ClusterApiTest {
     assertFalse(metrics.contains(unknown), "no id in a label");
     assertTrue(metrics.contains("jvm_memory_used_bytes"), "JVM metrics are exported");
     assertTrue(metrics.contains("rdv_gateway_agents_connected"), "the gateway's metrics are exported");
+    // only the series asked for (by family or exposed name): what a script polling one gauge often reads
+    String some = api.get("/metrics?name%5B%5D=rdv_gateway_agents_connected&name%5B%5D=vertx_http_server_requests_total").body();
+    assertEquals(java.util.Set.of("rdv_gateway_agents_connected", "vertx_http_server_requests_total"),
+        some.lines().filter(l -> !l.startsWith("#") && !l.isBlank()).map(l -> l.split("[ {]")[0])
+            .collect(java.util.stream.Collectors.toSet()), some);
   }
 }

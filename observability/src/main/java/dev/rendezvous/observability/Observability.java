@@ -8,6 +8,9 @@ import io.vertx.core.VertxOptions;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * One Prometheus registry per process, shared by Vert.x's own metrics (HTTP server, pools, JVM)
@@ -36,10 +39,35 @@ public final class Observability {
     return Vertx.builder().with(options).withMetrics(new MicrometerMetricsFactory(registry)).build();
   }
 
-  /** GET /metrics in the Prometheus text format. */
+  /**
+   * GET /metrics in the Prometheus text format; {@code ?name[]=a&name[]=b} only those series (the convention of
+   * Prometheus's Java client): a script or dashboard polling one gauge often need not render them all (a whole scrape
+   * is hundreds of families, each timer's histogram buckets included).
+   */
   public void handleScrape(RoutingContext ctx) {
     ctx.response()
-        .putHeader("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
-        .end(registry.scrape());
+        .putHeader("Content-Type", CONTENT_TYPE)
+        .end(scrape(ctx.queryParam("name[]")));
+  }
+
+  private static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+  /** Endings the text format adds to a family's name: a series asked for by its exposed name is found by its family. */
+  private static final List<String> SERIES_SUFFIXES = List.of("_total", "_created", "_bucket", "_count", "_sum", "_info");
+
+  /** The whole scrape, or, when {@code names} is not empty, only the families of those series. */
+  public String scrape(List<String> names) {
+    if (names.isEmpty()) {
+      return registry.scrape();
+    }
+    Set<String> families = new HashSet<>();
+    for (String n : names) {
+      families.add(n);
+      for (String suffix : SERIES_SUFFIXES) {
+        if (n.endsWith(suffix)) {
+          families.add(n.substring(0, n.length() - suffix.length()));
+        }
+      }
+    }
+    return registry.scrape(CONTENT_TYPE, families);
   }
 }

@@ -555,7 +555,9 @@ public final class FleetSwarm {
    */
   String serviceCounts() {
     try {
-      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.url().replaceAll("/+$", "") + "/metrics"))
+      // only the two families it reads (a whole scrape is hundreds; a service without the filter sends them all)
+      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.url().replaceAll("/+$", "")
+              + "/metrics?name%5B%5D=rdv_hosts&name%5B%5D=rdv_hosts_installing"))
           .timeout(REQUEST_TIMEOUT).GET();
       if (config.userToken() != null) {
         b.header("Authorization", "Bearer " + config.userToken());
