@@ -1,10 +1,17 @@
 package dev.rendezvous.service.brain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
+import dev.rendezvous.service.domain.host.HostProgress;
+import dev.rendezvous.service.domain.host.HostSnapshot;
+import dev.rendezvous.service.domain.host.HostStage;
+import dev.rendezvous.service.domain.host.HostStatus;
+import dev.rendezvous.service.domain.host.Inventory;
+import dev.rendezvous.service.domain.planning.StepOutputs;
 import dev.rendezvous.service.domain.validation.ValidationResult;
 import dev.rendezvous.service.domain.validation.ValidationStatus;
 import dev.rendezvous.service.domain.validation.ValidationsInfo;
@@ -27,7 +34,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The brain's commits of a cluster row, against a real PostgreSQL. */
+/** The brain's commits of cluster and host rows, against a real PostgreSQL. */
 class BrainStoreTest {
   @TempDir Path dir;
 
@@ -77,6 +84,64 @@ class BrainStoreTest {
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
+  }
+
+  /**
+   * A host's documents go to PostgreSQL as their UTF-8 bytes, read back there as text: what a later read (the REST
+   * view, a restart's load) finds is the text the brain wrote, characters outside ASCII included, in the text columns
+   * and in the JSONB ones alike.
+   */
+  @Test
+  void aHostsDocumentsAreStoredAsTheBrainWroteThemWhateverTheirCharacters() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"), false)) {
+      Pool pool = Database.pool(vertx, pg.connectionUri(), 4);
+      await(Migrations.apply(pool));
+      UUID cluster = UUID.randomUUID();
+      UUID infraEnv = UUID.randomUUID();
+      OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+      await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
+          new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
+          "secret"));
+      await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
+          + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now)));
+      BrainStore store = new BrainStore(pool);
+      UUID host = UUID.randomUUID();
+
+      Loaded loaded = await(store.load(WorkKey.cluster(cluster)));
+      Work first = new Work(loaded, Instant.now());
+      first.insert(HostSnapshot.builder(host, infraEnv).clusterId(cluster).status(HostStatus.DISCOVERING)
+          .statusUpdatedAt(Instant.now()).checkedInAt(Instant.now()).registeredAt(Instant.now())
+          .inventory(inventory("plain-ascii")).build());
+      assertEquals(BrainStore.Outcome.COMMITTED, await(store.commit(first, List.of())));
+
+      // the update writes only what changed: these documents, through the bytes
+      String name = "nœud-größe-東京-\uD834\uDD1E";
+      Loaded after = first.committed();
+      Work second = new Work(after, Instant.now());
+      second.put(second.host(host).toBuilder().inventory(inventory(name))
+          .validationsInfo(new ValidationsInfo(Map.of("hardware", List.of(
+              new ValidationResult("has-cpu-cores-for-role", ValidationStatus.FAILURE, "cœurs: 2 « 4 »")))))
+          .progress(new HostProgress(HostStage.INSTALLING, "écrit à 42 %", Instant.now(), Instant.now(), 42))
+          .build());
+      assertEquals(BrainStore.Outcome.COMMITTED, await(store.commit(second, List.of())));
+
+      Row r = await(pool.preparedQuery("SELECT inventory, validations_info, progress::text FROM hosts WHERE id = $1")
+          .execute(Tuple.of(host))).iterator().next();
+      assertEquals(name, new JsonObject(r.getString(0)).getString("hostname"), r.getString(0));
+      assertTrue(r.getString(1).contains("cœurs: 2 « 4 »"), r.getString(1));
+      assertEquals("écrit à 42 %", new JsonObject(r.getString(2)).getString("progress_info"), r.getString(2));
+      // and loaded again, as after a restart
+      HostSnapshot reloaded = await(new BrainStore(pool).load(WorkKey.cluster(cluster))).hosts().get(host).snapshot();
+      assertEquals(name, reloaded.inventory().hostname());
+      await(pool.close());
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static Inventory inventory(String hostname) {
+    return StepOutputs.inventory(new JsonObject(BrainFixtures.inventory(1, 8)).put("hostname", hostname).encode());
   }
 
   private static ValidationsInfo validations(String message) {
