@@ -132,7 +132,7 @@ class NetnsEndToEndTest {
         // the event goes through the bus to the events table: visible a moment after the cluster's new VIPs
         Await.until("the DHCP VIPs' event", Duration.ofSeconds(30), () -> api.get("/events?cluster_id=" + clusterId)
             .array().stream().map(e -> ((JsonObject) e).getString("message"))
-            .anyMatch(("Cluster was updated with api-vip " + apiVip + ", ingress-vip " + ingressVip)::equals) ? true : null);
+            .anyMatch(("Cluster was updated with api-vip " + apiVip + ", ingress-vip " + ingressVip)::equals));
         Await.until("the leased API VIP validated", Duration.ofSeconds(60), () -> validation(api, cluster, "api-vips-valid")
             .equals("success: api vips " + apiVip + " belongs to the Machine CIDR and is not in use."));
         // the agents renew the leases they are handed back: the VIPs stay what the server first granted

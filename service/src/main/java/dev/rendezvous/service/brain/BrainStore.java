@@ -473,15 +473,17 @@ final class BrainStore {
         "installation_disk_path = $", s.installationDiskPath());
     col(set, was == null || !Objects.equals(s.discoveryAgentVersion(), was.discoveryAgentVersion()),
         "discovery_agent_version = $", s.discoveryAgentVersion());
-    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, s), "inventory = {}", s.inventory());
-    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, s), "connectivity = {}", s.connectivity());
+    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, s), "inventory = " + DOC, s.inventory());
+    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, s), "connectivity = " + DOC, s.connectivity());
     doc(set, was == null || !was.sameDocument(StoredHost.VALIDATIONS_INFO, s),
-        "validations_info = {}", s.validationsInfo());
-    doc(set, was == null || !was.sameDocument(StoredHost.PROGRESS, s), "progress = {}::jsonb", s.progress());
-    doc(set, was == null || !was.sameDocument(StoredHost.STEP_RESULTS, s), "step_results = {}::jsonb", s.stepResults());
-    doc(set, was == null || !was.sameDocument(StoredHost.SPEC, s), "spec = {}::jsonb", s.spec());
-    doc(set, was == null || !was.sameDocument(StoredHost.STATE, s), "state = {}::jsonb || jsonb_build_object('timestamp',"
-        + " GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0), ({}::jsonb->>'timestamp')::bigint))", s.state());
+        "validations_info = " + DOC, s.validationsInfo());
+    doc(set, was == null || !was.sameDocument(StoredHost.PROGRESS, s), "progress = " + DOC + "::jsonb", s.progress());
+    doc(set, was == null || !was.sameDocument(StoredHost.STEP_RESULTS, s), "step_results = " + DOC + "::jsonb",
+        s.stepResults());
+    doc(set, was == null || !was.sameDocument(StoredHost.SPEC, s), "spec = " + DOC + "::jsonb", s.spec());
+    doc(set, was == null || !was.sameDocument(StoredHost.STATE, s), "state = " + DOC + "::jsonb"
+        + " || jsonb_build_object('timestamp', GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0),"
+        + " (" + DOC + "::jsonb->>'timestamp')::bigint))", s.state());
     col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",
         SnapshotMapper.offset(s.checkedInAt()));
     return guardedUpdate(conn, "hosts", set, Arrays.asList(s.id(), s.infraEnvId(), version, now),
@@ -526,17 +528,21 @@ final class BrainStore {
   }
 
   /**
-   * A JSON document column, {@code {}} in {@code sql} standing for its text: checked to be whole text (never a cached
-   * fingerprint) only when it is written, and sent as its UTF-8 bytes that PostgreSQL reads back as text. A String
+   * A document's text in SQL: its parameter is the text's UTF-8 bytes, read back as text by PostgreSQL. A String
    * parameter is encoded into the wire a character at a time (Netty's UTF-8 writer): with an inventory of ~4.4 KB and
    * its validations in every reply, that was ~8 % of the service's samples in a one-cluster burst (docs/benchmarks.md,
    * session 46); {@code String.getBytes} of such ASCII text is a vectorized check and a copy.
    */
+  private static final String DOC = "convert_from($::bytea, 'UTF8')";
+
+  /**
+   * A JSON document column, {@link #DOC} in its SQL: checked to be whole text (never a cached fingerprint) only when it
+   * is written.
+   */
   private static void doc(List<Assign> set, boolean changed, String sql, String value) {
     if (changed) {
       String text = StoredHost.whole(value);
-      set.add(new Assign(sql.replace("{}", "convert_from($::bytea, 'UTF8')"),
-          text == null ? null : Buffer.buffer(text.getBytes(StandardCharsets.UTF_8))));
+      set.add(new Assign(sql, text == null ? null : Buffer.buffer(text.getBytes(StandardCharsets.UTF_8))));
     }
   }
 
