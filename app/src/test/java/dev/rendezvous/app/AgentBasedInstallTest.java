@@ -37,6 +37,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The agent-based installer's proof: {@code agent create image} makes one ISO from a site's install-config.yaml and
@@ -49,6 +50,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * read back when it reports Rebooting; the rendezvous host's live system is then ended, as its reboot would end it),
  * and no registry is in reach (container-images-available is turned off through the ISO's service arguments).
  */
+@ExtendWith(NetnsExclusive.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentBasedInstallTest {
   static final Duration PATIENCE = Duration.ofSeconds(240);

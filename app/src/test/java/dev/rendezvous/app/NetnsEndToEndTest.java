@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * infra-env made through the API, and three real agents in three network namespaces on one bridge.
  * Skips, saying why, where network namespaces are unavailable (not root, no iproute2).
  */
+@ExtendWith(NetnsExclusive.class)
 class NetnsEndToEndTest {
   @TempDir Path dataDir;
   @TempDir Path logs;

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The proof of the installation: the whole system on its embedded servers, real agents in network namespaces on one
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * describes it), the kubelets (CSR, node, Ready) and the operators; no machine reboots (a disk is read back instead
  * when its host reports Rebooting). Skips, saying why, where namespaces or the tools are unavailable.
  */
+@ExtendWith(NetnsExclusive.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NetnsInstallTest {
   static final Duration PATIENCE = Duration.ofSeconds(150);

@@ -16,6 +16,7 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * address, and the inventory the service stores shows it on that NIC. Skips, saying why, without root,
  * network namespaces or NetworkManager.
  */
+@ExtendWith(NetnsExclusive.class)
 class NetnsStaticNetworkTest {
   @TempDir Path dataDir;
   @TempDir Path logs;

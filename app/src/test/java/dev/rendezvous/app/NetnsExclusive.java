@@ -1,0 +1,41 @@
+package dev.rendezvous.app;
+
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * One test class with hosts in network namespaces at a time, across the module's test JVMs (surefire runs two): the
+ * namespaces, their bridge and its DHCP server have fixed names (rdv-ns0…, agent/src/test/netns). An exclusive lock
+ * on a file, taken before the class's own {@code @BeforeAll} and let go after its {@code @AfterAll}; the kernel lets
+ * it go if the JVM dies.
+ */
+final class NetnsExclusive implements BeforeAllCallback, AfterAllCallback {
+  private static final Path LOCK_FILE = Path.of(System.getProperty("java.io.tmpdir"), "rdv-netns-tests.lock");
+  private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(NetnsExclusive.class);
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    FileChannel channel = FileChannel.open(LOCK_FILE, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+    long asked = System.nanoTime();
+    FileLock lock = channel.lock(); // waits while the other JVM's netns class runs
+    long waited = (System.nanoTime() - asked) / 1_000_000_000L;
+    if (waited > 0) {
+      System.out.printf("%s waited %d s for the network namespaces%n", context.getDisplayName(), waited);
+    }
+    context.getStore(STORE).put("lock", lock);
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    FileLock lock = context.getStore(STORE).remove("lock", FileLock.class);
+    if (lock != null) {
+      lock.release();
+      lock.channel().close();
+    }
+  }
+}
