@@ -1,21 +1,11 @@
 package dev.rendezvous.agent.fleet;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rendezvous.agent.AgentConfig;
 import dev.rendezvous.agent.AgentSwarm;
 import io.vertx.core.Vertx;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,7 +25,6 @@ import java.util.TreeMap;
  * themselves run on the given Vert.x.
  */
 public final class FleetSwarm {
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   /** Clusters created at once (each: the cluster, its infra-env and its discovery Ignition, one after the other). */
   static final int CREATORS = 8;
   /** What to drive. */
@@ -82,17 +71,14 @@ public final class FleetSwarm {
     }
   }
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-  private static final String PULL_SECRET = "{\"auths\":{\"cloud.openshift.com\":{\"auth\":\"ZHJ5OnJ1bg==\",\"email\":\"dry@run\"}}}";
   private final Config config;
-  private HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
   private final PrintStream out;
-  /** Agents trust only what their discovery Ignition gives them: the service's CA, kept here one file per infra-env. */
-  private java.nio.file.Path caDir;
+  private final FleetApi api;
 
   public FleetSwarm(Config config, PrintStream out) {
     this.config = config;
     this.out = out;
+    this.api = new FleetApi(config.url(), config.userToken(), out);
   }
 
   /** 0: as many processes as this machine's open-file limit needs (one when it is enough). */
@@ -109,10 +95,7 @@ public final class FleetSwarm {
    * would; the agents still take theirs from their Ignition only.
    */
   public FleetSwarm trusting(java.nio.file.Path caPem) {
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-        .sslContext(dev.rendezvous.controller.service.HttpClients.sslContext(
-            new dev.rendezvous.controller.service.HttpClients.Tls(false, java.util.Optional.of(caPem))))
-        .build();
+    api.trust(caPem);
     return this;
   }
 
@@ -142,8 +125,8 @@ public final class FleetSwarm {
         while (submitted < config.clusters() && submitted - done < CREATORS) {
           String name = config.prefix() + "-" + submitted++;
           created.submit(() -> {
-            String id = createCluster(name);
-            String[] infraEnv = createInfraEnv(name + "-ie", id);
+            String id = api.createCluster(name, config.hostsPerCluster());
+            String[] infraEnv = api.createInfraEnv(name + "-ie", id);
             return new String[] {id, infraEnv[0], infraEnv[1], infraEnv[2]};
           });
         }
@@ -243,7 +226,7 @@ public final class FleetSwarm {
   }
 
   /**
-   * A created cluster, or what went wrong creating it (the service's answer, as {@link #send} throws it), or what
+   * A created cluster, or what went wrong creating it (the service's answer, as {@link FleetApi} throws it), or what
    * stopped the follower meanwhile.
    */
   private static String[] take(java.util.concurrent.CompletionService<String[]> created,
@@ -295,14 +278,14 @@ public final class FleetSwarm {
         int readyOrBeyond = 0;
         // counts, not hosts: with_hosts=true carries every host's inventory and connectivity (for one 1,000-host
         // cluster hundreds of MB per poll), which loaded the service more than the agents did
-        List<Listed> listed;
+        List<FleetApi.Listed> listed;
         long listStart = System.nanoTime();
         try {
-          listed = send(HttpRequest.newBuilder(api("/clusters")).GET(), FleetSwarm::readListing);
+          listed = api.clusters();
         } catch (java.net.http.HttpTimeoutException e) {
-          out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
+          out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), FleetApi.REQUEST_TIMEOUT.toSeconds());
           continue; // a busy service is no reason to stop the agents
-        } catch (Refused e) {
+        } catch (FleetApi.Refused e) {
           if (e.status < 500) {
             throw e;
           }
@@ -312,7 +295,7 @@ public final class FleetSwarm {
           continue;
         }
         inError.clear();
-        for (Listed c : listed) {
+        for (FleetApi.Listed c : listed) {
           String id = c.id();
           if (!creation.ours(id)) {
             continue;
@@ -355,7 +338,8 @@ public final class FleetSwarm {
         boolean over = all != null && finished == config.clusters();
         if (System.nanoTime() >= nextReport || over) {
           String creating = all != null ? "" : String.format("created %,d of %,d  ", creation.created(), config.clusters());
-          out.printf("t=%6.1f s  %sclusters %s  hosts %s%s%n", seconds(t0), creating, clusters, hosts, serviceCounts());
+          out.printf("t=%6.1f s  %sclusters %s  hosts %s%s%n", seconds(t0), creating, clusters, hosts,
+              api.serviceCounts());
           nextReport = System.nanoTime() + config.reportEvery().toNanos();
         }
         if (over) {
@@ -398,7 +382,7 @@ public final class FleetSwarm {
     for (String id : ids) {
       List<SwarmFailures.FailedHost> hosts = new ArrayList<>();
       try {
-        for (JsonNode h : get("/clusters/" + id + "/hosts")) {
+        for (JsonNode h : api.get("/clusters/" + id + "/hosts")) {
           hosts.add(new SwarmFailures.FailedHost(h.path("status").asText(""), h.path("status_info").asText("")));
         }
       } catch (IOException e) {
@@ -420,13 +404,13 @@ public final class FleetSwarm {
       long t0) {
     long at = System.nanoTime();
     try {
-      post("/clusters/" + id + "/actions/install", null);
+      api.post("/clusters/" + id + "/actions/install", null);
       started.put(id, at);
     } catch (java.net.http.HttpTimeoutException e) {
       // the answer is the whole cluster with its hosts (upstream's): big for a big cluster; the request stands
-      out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id, REQUEST_TIMEOUT.toSeconds());
+      out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id, FleetApi.REQUEST_TIMEOUT.toSeconds());
       started.put(id, at);
-    } catch (Refused r) {
+    } catch (FleetApi.Refused r) {
       if (r.status != 409) {
         failures.add(r);
         return;
@@ -457,13 +441,13 @@ public final class FleetSwarm {
       Thread.sleep(Math.max(0, Math.min(left / 1_000_000, config.reportEvery().toMillis())));
       clusters.clear();
       try {
-        for (JsonNode c : get("/clusters")) {
+        for (JsonNode c : api.get("/clusters")) {
           if (ours.contains(c.path("id").asText())) {
             clusters.merge(c.path("status").asText(), 1, Integer::sum);
           }
         }
       } catch (java.net.http.HttpTimeoutException e) {
-        out.printf("t=%6.1f s  the cluster list took over %d s%n", seconds(t0), REQUEST_TIMEOUT.toSeconds());
+        out.printf("t=%6.1f s  the cluster list took over %d s%n", seconds(t0), FleetApi.REQUEST_TIMEOUT.toSeconds());
         continue;
       }
       out.printf("t=%6.1f s  held: clusters %s%n", seconds(t0), clusters);
@@ -481,231 +465,7 @@ public final class FleetSwarm {
     return s < 0 ? "not reached" : String.format("at %.1f s", s);
   }
 
-  private String createCluster(String name) throws IOException, InterruptedException {
-    ObjectNode c = JSON.createObjectNode().put("name", name).put("openshift_version", "4.18")
-        .put("base_dns_domain", "example.com").put("pull_secret", PULL_SECRET);
-    if (config.hostsPerCluster() == 1) {
-      c.put("high_availability_mode", "None");
-    } else {
-      // dry-run hosts live in 10.200.0.0/16 from .10 up; the VIPs sit at the top of that network
-      c.putArray("api_vips").addObject().put("ip", "10.200.255.1");
-      c.putArray("ingress_vips").addObject().put("ip", "10.200.255.2");
-    }
-    if (config.hostsPerCluster() > 512) {
-      // the default cluster network (10.128.0.0/14, a /23 per host) holds 512 hosts; upstream refuses more
-      c.putArray("cluster_networks").addObject().put("cidr", "10.128.0.0/14").put("host_prefix", 24);
-    }
-    return post("/clusters", c).path("id").asText();
-  }
-
-  /**
-   * Its id, the agent token its discovery image carries and the file of the service's CA it carries (null: none):
-   * read, as a booted host would find them, from the {@code agent.env} file and the CA file of the infra-env's
-   * discovery Ignition.
-   */
-  private synchronized java.nio.file.Path caDir() throws IOException {
-    if (caDir == null) {
-      caDir = java.nio.file.Files.createTempDirectory("rdv-swarm-ca-");
-      caDir.toFile().deleteOnExit();
-    }
-    return caDir;
-  }
-
-  private String[] createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
-    JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
-        .put("pull_secret", PULL_SECRET));
-    String id = ie.path("id").asText();
-    JsonNode ignition = getAgain("/infra-envs/" + id + "/downloads/files?file_name=discovery.ign");
-    String token = null;
-    String ca = null;
-    for (JsonNode f : ignition.path("storage").path("files")) {
-      String path = f.path("path").asText();
-      if (path.equals("/etc/rendezvous/agent.env")) {
-        for (String line : contents(f).split("\n")) {
-          if (line.startsWith("RDV_AGENT_TOKEN=")) {
-            token = line.substring("RDV_AGENT_TOKEN=".length()).strip();
-          }
-        }
-      } else if (path.equals("/etc/assisted-service/service-ca-cert.crt")) {
-        java.nio.file.Path file = caDir().resolve(id + ".pem");
-        java.nio.file.Files.writeString(file, contents(f));
-        file.toFile().deleteOnExit();
-        ca = file.toString();
-      }
-    }
-    if (token != null) {
-      return new String[] {id, token, ca};
-    }
-    throw new IOException("infra-env " + id + ": its discovery Ignition carries no RDV_AGENT_TOKEN in agent.env");
-  }
-
-  /** An Ignition file's contents ({@code data:} URL, base64 or percent-escaped). */
-  private static String contents(JsonNode file) {
-    String source = file.path("contents").path("source").asText();
-    String data = source.substring(source.indexOf(',') + 1);
-    return source.substring(0, source.indexOf(',')).endsWith(";base64")
-        ? new String(java.util.Base64.getDecoder().decode(data), StandardCharsets.UTF_8)
-        : java.net.URLDecoder.decode(data.replace("+", "%2B"), StandardCharsets.UTF_8);
-  }
-
-  /**
-   * The service's own count of hosts by status and of installing hosts by stage (its fleet gauges on /metrics,
-   * refreshed every 15 s, all clusters of the service), so an installation's progress shows where a person looks;
-   * empty when the service does not answer it.
-   */
-  String serviceCounts() {
-    try {
-      // only the two families it reads (a whole scrape is hundreds; a service without the filter sends them all)
-      HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(config.url().replaceAll("/+$", "")
-              + "/metrics?name%5B%5D=rdv_hosts&name%5B%5D=rdv_hosts_installing"))
-          .timeout(REQUEST_TIMEOUT).GET();
-      if (config.userToken() != null) {
-        b.header("Authorization", "Bearer " + config.userToken());
-      }
-      HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        return "";
-      }
-      Map<String, Long> statuses = ServiceGauges.byLabel(r.body(), "rdv_hosts", "status");
-      Map<String, Long> stages = ServiceGauges.byLabel(r.body(), "rdv_hosts_installing", "stage");
-      return "  service hosts " + statuses + (stages.isEmpty() ? "" : "  stages " + stages);
-    } catch (IOException e) {
-      return "";
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      return "";
-    }
-  }
-
-  private JsonNode get(String path) throws IOException, InterruptedException {
-    return send(HttpRequest.newBuilder(api(path)).GET());
-  }
-
-  /**
-   * A read that may be asked again when its answer is late (a saturated machine: the swarm's own event loops were seen
-   * blocked for 4 s while 38,000 agents started), instead of ending the whole swarm on one slow answer.
-   */
-  private JsonNode getAgain(String path) throws IOException, InterruptedException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return get(path);
-      } catch (java.net.http.HttpTimeoutException e) {
-        if (attempt >= 5) {
-          throw e;
-        }
-        out.printf("GET %s took over %d s; asking again%n", path.replaceAll("\\?.*", ""), REQUEST_TIMEOUT.toSeconds());
-      }
-    }
-  }
-
-  private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(api(path));
-    if (body == null) {
-      b.POST(HttpRequest.BodyPublishers.noBody());
-    } else {
-      b.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body.toString()));
-    }
-    return send(b);
-  }
-
-  private URI api(String path) {
-    return URI.create(config.url().replaceAll("/+$", "") + "/api/assisted-install/v2" + path);
-  }
-
-  private JsonNode send(HttpRequest.Builder b) throws IOException, InterruptedException {
-    return send(b, in -> {
-      byte[] body = in.readAllBytes();
-      return body.length == 0 ? JSON.createObjectNode() : JSON.readTree(body);
-    });
-  }
-
-  /** How a successful answer's body is read. */
-  @FunctionalInterface
-  interface BodyReader<T> {
-    T read(InputStream body) throws IOException;
-  }
-
-  /** A cluster of the list, as far as the swarm follows it. */
-  record Listed(String id, String status, int totalHosts, int readyHosts) {}
-
-  /**
-   * The cluster list's fields the swarm follows, read as the answer streams in: 10,000 clusters are ~75 MB, and
-   * building the whole tree of each list (then dropping all but four fields) was a fifth of the swarm's CPU.
-   */
-  static List<Listed> readListing(InputStream body) throws IOException {
-    try (JsonParser p = JSON.getFactory().createParser(body)) {
-      if (p.nextToken() != JsonToken.START_ARRAY) {
-        throw new IOException("the cluster list is not a JSON array");
-      }
-      List<Listed> listed = new ArrayList<>();
-      while (p.nextToken() == JsonToken.START_OBJECT) {
-        String id = "";
-        String status = "";
-        int total = 0;
-        int ready = 0;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-          String field = p.currentName();
-          p.nextToken();
-          switch (field) {
-            case "id" -> id = p.getValueAsString("");
-            case "status" -> status = p.getValueAsString("");
-            case "total_host_count" -> total = p.getValueAsInt();
-            case "ready_host_count" -> ready = p.getValueAsInt();
-            default -> p.skipChildren(); // nested documents (hosts, networks) say "status" and "id" too
-          }
-        }
-        listed.add(new Listed(id, status, total, ready));
-      }
-      return listed;
-    }
-  }
-
-  private <T> T send(HttpRequest.Builder b, BodyReader<T> reader) throws IOException, InterruptedException {
-    if (config.userToken() != null) {
-      b.header("Authorization", "Bearer " + config.userToken());
-    }
-    HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
-    for (int attempt = 1; ; attempt++) {
-      try {
-        HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
-        try (InputStream body = r.body()) {
-          if (r.statusCode() == 503 && attempt < 10) { // the service asks to come back (database restarting, bus busy)
-            Thread.sleep(1000L * r.headers().firstValue("Retry-After").map(Long::parseLong).orElse(1L));
-            continue;
-          }
-          if (r.statusCode() >= 300) {
-            throw new Refused(r.statusCode(), req.method() + " " + req.uri().getPath() + " answered " + r.statusCode()
-                + ": " + new String(body.readAllBytes(), StandardCharsets.UTF_8));
-          }
-          return reader.read(body);
-        }
-      } catch (Refused | java.net.http.HttpTimeoutException e) {
-        throw e; // the callers decide (a busy service)
-      } catch (IOException e) {
-        // the instance restarting (an upgrade, a crash), also while its answer streamed in: come back for a minute, as
-        // its agents do
-        if (attempt >= 60) {
-          throw e;
-        }
-        if (attempt == 1) {
-          out.printf("%s %s: %s; trying again for a minute%n", req.method(), req.uri().getPath(), e.getMessage());
-        }
-        Thread.sleep(1000);
-      }
-    }
-  }
-
   private static double seconds(long t0) {
     return (System.nanoTime() - t0) / 1e9;
-  }
-
-  /** The service answered, and not with success. */
-  static final class Refused extends IOException {
-    final int status;
-
-    Refused(int status, String message) {
-      super(message);
-      this.status = status;
-    }
   }
 }

@@ -77,7 +77,7 @@ public final class FleetSwarmMain {
         usage("--cacert " + ca + ": no such file, or the url is not https");
       }
       report = swarm.run(vertx);
-    } catch (FleetSwarm.Refused e) {
+    } catch (FleetApi.Refused e) {
       // the service said no (a missing or wrong token, a bad flag's value): its answer, not a stack trace
       System.err.println("swarm: " + e.getMessage() + (e.status == 401 ? "\n  the user token comes from "
           + tokenFile + " (./rendezvous run writes it in its --data-dir; give the same --data-dir here),"

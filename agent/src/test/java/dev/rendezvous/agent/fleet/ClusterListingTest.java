@@ -3,7 +3,7 @@ package dev.rendezvous.agent.fleet;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.rendezvous.agent.fleet.FleetSwarm.Listed;
+import dev.rendezvous.agent.fleet.FleetApi.Listed;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,17 +21,17 @@ class ClusterListingTest {
           "platform": {"type": "baremetal", "status": {"id": "nested"}}},
          {"status": "ready", "id": "c2", "total_host_count": 1, "ready_host_count": 1, "enabled_host_count": 7},
          {"id": "c3", "feature_usage": null}]""";
-    List<Listed> listed = FleetSwarm.readListing(new ByteArrayInputStream(list.getBytes(StandardCharsets.UTF_8)));
+    List<Listed> listed = FleetApi.readListing(new ByteArrayInputStream(list.getBytes(StandardCharsets.UTF_8)));
     assertEquals(List.of(new Listed("c1", "installed", 3, 2), new Listed("c2", "ready", 1, 1),
         new Listed("c3", "", 0, 0)), listed);
   }
 
   @Test
   void anEmptyListIsNoClusterAndAnythingButAListIsAnError() throws IOException {
-    assertEquals(List.of(), FleetSwarm.readListing(new ByteArrayInputStream("[]".getBytes(StandardCharsets.UTF_8))));
-    assertThrows(IOException.class, () -> FleetSwarm.readListing(
+    assertEquals(List.of(), FleetApi.readListing(new ByteArrayInputStream("[]".getBytes(StandardCharsets.UTF_8))));
+    assertThrows(IOException.class, () -> FleetApi.readListing(
         new ByteArrayInputStream("{\"code\": \"401\"}".getBytes(StandardCharsets.UTF_8))));
-    assertThrows(IOException.class, () -> FleetSwarm.readListing(
+    assertThrows(IOException.class, () -> FleetApi.readListing(
         new ByteArrayInputStream("[{\"id\": \"c1\", \"status\": ".getBytes(StandardCharsets.UTF_8))));
   }
 }
