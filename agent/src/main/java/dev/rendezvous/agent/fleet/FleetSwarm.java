@@ -283,7 +283,8 @@ public final class FleetSwarm {
         try {
           listed = api.clusters();
         } catch (java.net.http.HttpTimeoutException e) {
-          out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0), FleetApi.REQUEST_TIMEOUT.toSeconds());
+          out.printf("t=%6.1f s  the cluster list took over %d s; asking again%n", seconds(t0),
+              FleetApi.REQUEST_TIMEOUT.toSeconds());
           continue; // a busy service is no reason to stop the agents
         } catch (FleetApi.Refused e) {
           if (e.status < 500) {
@@ -408,7 +409,8 @@ public final class FleetSwarm {
       started.put(id, at);
     } catch (java.net.http.HttpTimeoutException e) {
       // the answer is the whole cluster with its hosts (upstream's): big for a big cluster; the request stands
-      out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id, FleetApi.REQUEST_TIMEOUT.toSeconds());
+      out.printf("t=%6.1f s  %s: the install answer took over %d s%n", seconds(t0), id,
+          FleetApi.REQUEST_TIMEOUT.toSeconds());
       started.put(id, at);
     } catch (FleetApi.Refused r) {
       if (r.status != 409) {
