@@ -49,16 +49,24 @@ public record Timings(
   }
 
   /**
+   * How long a dry-run controller waits for a service it cannot reach (WaitTimeout, scaled) at the least: a restart or
+   * a rolling upgrade of the service takes real time, not simulated time (at a scale of 0.002 WaitTimeout was 8.4 s,
+   * and a controller gave its cluster up while the service's replacement started).
+   */
+  static final Duration DRY_RUN_SERVICE_PATIENCE = Duration.ofMinutes(5);
+
+  /**
    * The dry-run world runs {@code scale} times faster, so are the controller's polls (a compressed world watched
    * at real-time intervals would idle): each interval is scaled, but not below {@code floor} (a swarm of thousands
-   * must not hammer the service), and the log snapshot period not below 30 s. Timeouts are scaled without a floor.
+   * must not hammer the service), and the log snapshot period not below 30 s. Timeouts of the simulated cluster are
+   * scaled without a floor; the wait for the service not below {@link #DRY_RUN_SERVICE_PATIENCE}.
    */
   public Timings scaledForDryRun(double scale, Duration floor) {
     return new Timings(
         poll(checkInterval, scale, floor),
         poll(operatorPoll, scale, floor),
         scale(operatorsTimeout, scale),
-        scale(waitTimeout, scale),
+        poll(waitTimeout, scale, DRY_RUN_SERVICE_PATIENCE),
         poll(routerCaInterval, scale, floor),
         poll(fetchRetryInterval, scale, floor),
         poll(logsUploadPeriod, scale, floor.compareTo(Duration.ofSeconds(30)) > 0 ? floor : Duration.ofSeconds(30)),

@@ -69,6 +69,10 @@ class ConfigLoaderTest {
     assertEquals(Duration.ofSeconds(1), c.timings().checkInterval(), "30 s x 0.01 floored at 1 s");
     assertEquals(Duration.ofSeconds(360), c.timings().operatorsTimeout(), "10 h x 0.01, no floor");
     assertEquals(Duration.ofMillis(20), c.retry().baseDelay());
+    assertEquals(Duration.ofMinutes(5), c.timings().waitTimeout(),
+        "70 min x 0.01 is 42 s: the wait for an unreachable service is real time, at least 5 minutes");
+    env.put("DRY_TIME_SCALE", "0.5");
+    assertEquals(Duration.ofMinutes(35), ConfigLoader.load(env, new String[0]).timings().waitTimeout(), "70 min x 0.5");
   }
 
   @Test
