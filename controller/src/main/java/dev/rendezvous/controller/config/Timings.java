@@ -62,22 +62,23 @@ public record Timings(
    * scaled without a floor; the wait for the service not below {@link #DRY_RUN_SERVICE_PATIENCE}.
    */
   public Timings scaledForDryRun(double scale, Duration floor) {
+    Duration logsFloor = floor.compareTo(Duration.ofSeconds(30)) > 0 ? floor : Duration.ofSeconds(30);
     return new Timings(
-        poll(checkInterval, scale, floor),
-        poll(operatorPoll, scale, floor),
+        scaledAtLeast(checkInterval, scale, floor),
+        scaledAtLeast(operatorPoll, scale, floor),
         scale(operatorsTimeout, scale),
-        poll(waitTimeout, scale, DRY_RUN_SERVICE_PATIENCE),
-        poll(routerCaInterval, scale, floor),
-        poll(fetchRetryInterval, scale, floor),
-        poll(logsUploadPeriod, scale, floor.compareTo(Duration.ofSeconds(30)) > 0 ? floor : Duration.ofSeconds(30)),
-        poll(summaryLogsPeriod, scale, floor),
-        poll(installationPoll, scale, floor),
-        poll(readyPoll, scale, floor),
-        poll(reactionDelay, scale, Duration.ZERO),
+        scaledAtLeast(waitTimeout, scale, DRY_RUN_SERVICE_PATIENCE),
+        scaledAtLeast(routerCaInterval, scale, floor),
+        scaledAtLeast(fetchRetryInterval, scale, floor),
+        scaledAtLeast(logsUploadPeriod, scale, logsFloor),
+        scaledAtLeast(summaryLogsPeriod, scale, floor),
+        scaledAtLeast(installationPoll, scale, floor),
+        scaledAtLeast(readyPoll, scale, floor),
+        scaledAtLeast(reactionDelay, scale, Duration.ZERO),
         requestTimeout);
   }
 
-  private static Duration poll(Duration d, double scale, Duration floor) {
+  private static Duration scaledAtLeast(Duration d, double scale, Duration floor) {
     Duration s = scale(d, scale);
     return s.compareTo(floor) < 0 ? floor : s;
   }
