@@ -26,12 +26,13 @@ import java.util.Map;
  */
 final class FleetApi {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+  static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PULL_SECRET = "{\"auths\":{\"cloud.openshift.com\":{\"auth\":\"ZHJ5OnJ1bg==\",\"email\":\"dry@run\"}}}";
   private final String url;
   private final String userToken;
   private final PrintStream out;
-  private HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+  private HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
   /** Agents trust only what their discovery Ignition gives them: the service's CA, kept here one file per infra-env. */
   private java.nio.file.Path caDir;
 
@@ -46,7 +47,7 @@ final class FleetApi {
    * theirs from their Ignition only.
    */
   void trust(java.nio.file.Path caPem) {
-    this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
+    this.http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT)
         .sslContext(dev.rendezvous.controller.service.HttpClients.sslContext(
             new dev.rendezvous.controller.service.HttpClients.Tls(false, java.util.Optional.of(caPem))))
         .build();
@@ -256,8 +257,18 @@ final class FleetApi {
           }
           return reader.read(body);
         }
-      } catch (Refused | java.net.http.HttpTimeoutException e) {
-        throw e; // the callers decide (a busy service)
+      } catch (java.net.http.HttpTimeoutException e) {
+        if (!(e instanceof java.net.http.HttpConnectTimeoutException)) {
+          throw e; // the request was sent and its answer is late: the callers decide (a busy service)
+        }
+        // no connection within 10 s (a loaded machine): nothing was sent, so it is asked again, POSTs too
+        if (attempt >= 60) {
+          throw e;
+        }
+        out.printf("%s %s: no connection in %d s; trying again%n", req.method(), req.uri().getPath(),
+            CONNECT_TIMEOUT.toSeconds());
+      } catch (Refused e) {
+        throw e;
       } catch (IOException e) {
         // the instance restarting (an upgrade, a crash), also while its answer streamed in: come back for a minute, as
         // its agents do
