@@ -261,8 +261,9 @@ final class FleetApi {
         if (!(e instanceof java.net.http.HttpConnectTimeoutException)) {
           throw e; // the request was sent and its answer is late: the callers decide (a busy service)
         }
-        // no connection within 10 s (a loaded machine): nothing was sent, so it is asked again, POSTs too
-        if (attempt >= 60) {
+        // no connection within 10 s (a loaded machine): nothing was sent, so it is asked again, POSTs too, for a
+        // minute as below (an address that never answers ends the swarm then, not after ten)
+        if (attempt >= 6) {
           throw e;
         }
         out.printf("%s %s: no connection in %d s; trying again%n", req.method(), req.uri().getPath(),
