@@ -84,6 +84,11 @@ public final class FleetSwarmMain {
           + " --token-file or RDV_USER_TOKEN" : ""));
       System.exit(2);
       return;
+    } catch (java.io.IOException e) {
+      // the service out of reach for the minute the calls retry: say where, not a stack trace
+      System.err.println("swarm: no answer from " + config.url() + " (" + e + ")");
+      System.exit(2);
+      return;
     } finally {
       vertx.close().toCompletionStage().toCompletableFuture().join();
     }
