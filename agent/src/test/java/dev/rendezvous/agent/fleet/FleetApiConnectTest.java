@@ -51,7 +51,8 @@ class FleetApiConnectTest {
                 continue;
               }
               requests.add(head.lines().findFirst().orElse(""));
-              java.util.regex.Matcher length = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
+              java.util.regex.Matcher length =
+                  java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(head);
               s.getInputStream().readNBytes(length.find() ? Integer.parseInt(length.group(1)) : 0); // the body
               OutputStream out = s.getOutputStream();
               out.write(("HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: 13\r\n"
