@@ -79,6 +79,10 @@ public record AppConfig(
     Settings s = new Settings(flags, env);
     int apiPort = s.integer("api-port", 8090);
     int imagePort = s.integer("image-port", 8080);
+    if (imagePort == apiPort && apiPort != 0) {
+      // one Vert.x shares a port between its servers and takes turns: half the API's requests would reach the images'
+      throw new IllegalArgumentException("image-port must differ from api-port (both " + apiPort + ")");
+    }
     Path dataDir = Path.of(s.string("data-dir", "./data")).toAbsolutePath().normalize();
     String catalog = s.string("release-catalog", null);
     String auth = s.string("auth", "token");

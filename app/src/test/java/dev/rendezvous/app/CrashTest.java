@@ -7,7 +7,6 @@ import dev.rendezvous.bus.auth.AgentTokens;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -235,9 +234,7 @@ class CrashTest {
   }
 
   static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
+    return TestSystem.freePort();
   }
 
   static void deleteTree(Path dir) throws IOException {
