@@ -46,7 +46,7 @@ class CrashDuringInstallTest {
   void anInstallationKilledMidwayEndsInstalledWithEveryAcknowledgedStageOnce(long seed) throws Exception {
     Random random = new Random(seed);
     Path dataDir = Files.createTempDirectory("rdv-crash-install-");
-    int apiPort = CrashTest.freePort();
+    int apiPort = TestSystem.freePort();
     Vertx vertx = Vertx.vertx();
     CrashTest.Child child = CrashTest.Child.start(dataDir, apiPort);
     AgentSwarm swarm = null;

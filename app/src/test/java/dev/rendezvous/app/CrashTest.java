@@ -186,7 +186,7 @@ class CrashTest {
     }
 
     static Child start(Path dataDir) throws Exception {
-      return start(dataDir, freePort());
+      return start(dataDir, TestSystem.freePort());
     }
 
     /** On a given API port: a restart on the same port lets agents that outlived the kill find the system again. */
@@ -195,7 +195,7 @@ class CrashTest {
       Path log = dataDir.resolve("child-" + System.nanoTime() + ".log");
       Process p = new ProcessBuilder(java, "-Xmx768m", "-cp", System.getProperty("java.class.path"),
           RendezvousMain.class.getName(), "run", "--data-dir=" + dataDir, "--api-port=" + port,
-          "--image-port=" + freePort(), "--kafka-partitions=4", "--brain-monitor-interval-ms=200",
+          "--image-port=" + TestSystem.freePort(), "--kafka-partitions=4", "--brain-monitor-interval-ms=200",
           "--agent-token-secret=" + SECRET)
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
       Child child = new Child(p, port);
@@ -231,10 +231,6 @@ class CrashTest {
         }
       }
     }
-  }
-
-  static int freePort() throws IOException {
-    return TestSystem.freePort();
   }
 
   static void deleteTree(Path dir) throws IOException {

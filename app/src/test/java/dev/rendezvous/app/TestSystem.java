@@ -87,7 +87,8 @@ public final class TestSystem {
   }
 
   private static Rendezvous startOnce(Path dataDir, Map<String, String> extraFlags) throws Exception {
-    return startOn(dataDir, freePort(), freePort(), extraFlags);
+    int[] ports = dev.rendezvous.bus.LocalPorts.free(2);
+    return startOn(dataDir, ports[0], ports[1], extraFlags);
   }
 
   /** A system on given ports: a restart on the same data directory, where agents and clients keep their URLs. */

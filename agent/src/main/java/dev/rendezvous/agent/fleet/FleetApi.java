@@ -27,6 +27,8 @@ import java.util.Map;
 final class FleetApi {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  /** How long a service that cannot be reached (restarting, upgraded, overloaded) is asked again. */
+  static final Duration UNREACHABLE_PATIENCE = Duration.ofMinutes(1);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PULL_SECRET = "{\"auths\":{\"cloud.openshift.com\":{\"auth\":\"ZHJ5OnJ1bg==\",\"email\":\"dry@run\"}}}";
   private final String url;
@@ -84,12 +86,14 @@ final class FleetApi {
     return caDir;
   }
 
+  /** An infra-env of a cluster, the agent token its discovery image carries and the file of its CA (null: none). */
+  record InfraEnv(String id, String clusterId, String agentToken, String caFile) {}
+
   /**
-   * An infra-env bound to the cluster: its id, the agent token its discovery image carries and the file of the
-   * service's CA it carries (null: none), read, as a booted host would find them, from the {@code agent.env} file and
-   * the CA file of the infra-env's discovery Ignition.
+   * An infra-env bound to the cluster, its agent token and CA read, as a booted host would find them, from the
+   * {@code agent.env} file and the CA file of the infra-env's discovery Ignition.
    */
-  String[] createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
+  InfraEnv createInfraEnv(String name, String clusterId) throws IOException, InterruptedException {
     JsonNode ie = post("/infra-envs", JSON.createObjectNode().put("name", name).put("cluster_id", clusterId)
         .put("pull_secret", PULL_SECRET));
     String id = ie.path("id").asText();
@@ -112,7 +116,7 @@ final class FleetApi {
       }
     }
     if (token != null) {
-      return new String[] {id, token, ca};
+      return new InfraEnv(id, clusterId, token, ca);
     }
     throw new IOException("infra-env " + id + ": its discovery Ignition carries no RDV_AGENT_TOKEN in agent.env");
   }
@@ -243,7 +247,9 @@ final class FleetApi {
       b.header("Authorization", "Bearer " + userToken);
     }
     HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
+    Long giveUpAt = null; // a minute after the start of the first attempt that reached no service
     for (int attempt = 1; ; attempt++) {
+      long started = System.nanoTime();
       try {
         HttpResponse<InputStream> r = http.send(req, HttpResponse.BodyHandlers.ofInputStream());
         try (InputStream body = r.body()) {
@@ -261,9 +267,9 @@ final class FleetApi {
         if (!(e instanceof java.net.http.HttpConnectTimeoutException)) {
           throw e; // the request was sent and its answer is late: the callers decide (a busy service)
         }
-        // no connection within 10 s (a loaded machine): nothing was sent, so it is asked again, POSTs too, for a
-        // minute as below (an address that never answers ends the swarm then, not after ten)
-        if (attempt >= 6) {
+        // no connection within 10 s (a loaded machine): nothing was sent, so it is asked again, a POST too
+        giveUpAt = giveUpAt != null ? giveUpAt : started + UNREACHABLE_PATIENCE.toNanos();
+        if (System.nanoTime() - giveUpAt >= 0) {
           throw e;
         }
         out.printf("%s %s: no connection in %d s; trying again%n", req.method(), req.uri().getPath(),
@@ -271,13 +277,14 @@ final class FleetApi {
       } catch (Refused e) {
         throw e;
       } catch (IOException e) {
-        // the instance restarting (an upgrade, a crash), also while its answer streamed in: come back for a minute, as
-        // its agents do
-        if (attempt >= 60) {
-          throw e;
+        // the instance restarting (an upgrade, a crash), also while its answer streamed in: come back, as its agents do
+        if (giveUpAt == null) {
+          giveUpAt = started + UNREACHABLE_PATIENCE.toNanos();
+          out.printf("%s %s: %s; trying again for a minute%n", req.method(), req.uri().getPath(),
+              e.getMessage() != null ? e.getMessage() : e); // a refused connection has no message
         }
-        if (attempt == 1) {
-          out.printf("%s %s: %s; trying again for a minute%n", req.method(), req.uri().getPath(), e.getMessage());
+        if (System.nanoTime() - giveUpAt >= 0) {
+          throw e;
         }
         Thread.sleep(1000);
       }

@@ -118,35 +118,31 @@ public final class FleetSwarm {
     try {
       java.util.concurrent.Future<Report> following = follower.submit(() -> follow(t0, creation));
       // created CREATORS at a time (a fleet's clusters come from many hands), launched here one by one as they come
-      java.util.concurrent.CompletionService<String[]> created =
+      java.util.concurrent.CompletionService<FleetApi.InfraEnv> created =
           new java.util.concurrent.ExecutorCompletionService<>(creators);
       int submitted = 0;
       for (int done = 0; done < config.clusters(); done++) {
         while (submitted < config.clusters() && submitted - done < CREATORS) {
           String name = config.prefix() + "-" + submitted++;
           created.submit(() -> {
-            String id = api.createCluster(name, config.hostsPerCluster());
-            String[] infraEnv = api.createInfraEnv(name + "-ie", id);
-            return new String[] {id, infraEnv[0], infraEnv[1], infraEnv[2]};
+            return api.createInfraEnv(name + "-ie", api.createCluster(name, config.hostsPerCluster()));
           });
         }
-        String[] c = take(created, following);
-        String clusterId = c[0];
-        String[] ie = {c[1], c[2], c[3]};
-        creation.add(clusterId);
-        List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie[0], "--dry-run",
+        FleetApi.InfraEnv ie = take(created, following);
+        creation.add(ie.clusterId());
+        List<String> args = new ArrayList<>(List.of("--url", config.url(), "--infra-env-id", ie.id(), "--dry-run",
             "--swarm", Integer.toString(config.hostsPerCluster())));
-        if (ie[2] != null) {
-          args.addAll(List.of("--cacert", ie[2]));
+        if (ie.caFile() != null) {
+          args.addAll(List.of("--cacert", ie.caFile()));
         }
         if (config.transport() != null) {
           args.addAll(List.of("--transport", config.transport()));
         }
         if (workers != null) {
-          workers.launch(args, ie[1], config.hostsPerCluster(), config.bootSpread());
+          workers.launch(args, ie.agentToken(), config.hostsPerCluster(), config.bootSpread());
           continue;
         }
-        AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new), Map.of("RDV_AGENT_TOKEN", ie[1]));
+        AgentConfig agents = AgentConfig.parse(args.toArray(String[]::new), Map.of("RDV_AGENT_TOKEN", ie.agentToken()));
         if (shared == null) {
           shared = dev.rendezvous.agent.AgentRuntime.create(vertx, agents, config.clusters() * config.hostsPerCluster());
         }
@@ -226,13 +222,13 @@ public final class FleetSwarm {
   }
 
   /**
-   * A created cluster, or what went wrong creating it (the service's answer, as {@link FleetApi} throws it), or what
-   * stopped the follower meanwhile.
+   * A created cluster's infra-env, or what went wrong creating it (the service's answer, as {@link FleetApi} throws
+   * it), or what stopped the follower meanwhile.
    */
-  private static String[] take(java.util.concurrent.CompletionService<String[]> created,
+  private static FleetApi.InfraEnv take(java.util.concurrent.CompletionService<FleetApi.InfraEnv> created,
       java.util.concurrent.Future<Report> following) throws IOException, InterruptedException {
     while (true) {
-      java.util.concurrent.Future<String[]> next = created.poll(1, java.util.concurrent.TimeUnit.SECONDS);
+      java.util.concurrent.Future<FleetApi.InfraEnv> next = created.poll(1, java.util.concurrent.TimeUnit.SECONDS);
       if (next == null) {
         if (following.isDone()) {
           outcome(following); // throws what stopped it

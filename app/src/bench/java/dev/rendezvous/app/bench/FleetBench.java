@@ -72,8 +72,9 @@ public final class FleetBench {
       throw new IllegalArgumentException("http: 1.1 or 2, not " + a.get("http"));
     }
     Path dir = Files.createTempDirectory("rdv-fleet-bench");
-    int port = freePort();
-    List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + freePort(),
+    int[] ports = dev.rendezvous.bus.LocalPorts.free(2); // API and images: two ports, never handed out twice here
+    int port = ports[0];
+    List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + port, "--image-port=" + ports[1],
         "--auth=none"));
     a.forEach((k, v) -> {
       if (!List.of("clusters", "hosts", "clients", "rounds", "paced", "paced_seconds", "warmup", "http").contains(k)) {
@@ -497,9 +498,5 @@ public final class FleetBench {
 
   static String ms(long nanos) {
     return String.format("%,.0f ms", nanos / 1e6);
-  }
-
-  static int freePort() throws Exception {
-    return dev.rendezvous.bus.LocalPorts.free(1)[0]; // never twice in this JVM: one system's two servers
   }
 }

@@ -62,9 +62,10 @@ public final class KubeFleetBench {
     KubeHub kubeHub = new KubeHub(dir);
     KubernetesClient hub = kubeHub.client();
     Path kubeconfig = kubeHub.kubeconfig();
-    int apiPort = freePort();
+    int[] ports = dev.rendezvous.bus.LocalPorts.free(2); // API and images: two ports, never handed out twice here
+    int apiPort = ports[0];
     Rendezvous system = Rendezvous.start(AppConfig.from(List.of("--data-dir=" + dir.resolve("data"),
-        "--api-port=" + apiPort, "--image-port=" + freePort(), "--kubeconfig=" + kubeconfig), Map.of()));
+        "--api-port=" + apiPort, "--image-port=" + ports[1], "--kubeconfig=" + kubeconfig), Map.of()));
     String token = Files.readString(system.adminTokenFile()).strip();
     try {
       long requestsBefore = kubeHub.requests();
@@ -224,9 +225,5 @@ public final class KubeFleetBench {
 
   private static double seconds(long t0) {
     return (System.nanoTime() - t0) / 1e9;
-  }
-
-  private static int freePort() throws Exception {
-    return dev.rendezvous.bus.LocalPorts.free(1)[0]; // never twice in this JVM: one system's two servers
   }
 }

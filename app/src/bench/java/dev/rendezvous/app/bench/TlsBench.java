@@ -60,8 +60,9 @@ public final class TlsBench {
 
   private static double[] run(boolean withTls, int clusters, int hosts, String prefix) throws Exception {
     Path dir = Files.createTempDirectory("rdv-tls-bench-");
-    List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + freePort(),
-        "--image-port=" + freePort(), "--tls=" + (withTls ? "auto" : "off"),
+    int[] ports = dev.rendezvous.bus.LocalPorts.free(2); // API and images: two ports, never handed out twice here
+    List<String> flags = new ArrayList<>(List.of("--data-dir=" + dir, "--api-port=" + ports[0],
+        "--image-port=" + ports[1], "--tls=" + (withTls ? "auto" : "off"),
         "--agent-jar=" + Path.of("agent/target/rendezvous-agent.jar").toAbsolutePath()));
     try (Rendezvous system = Rendezvous.start(AppConfig.from(flags, Map.of()))) {
       String token = Files.readString(system.adminTokenFile()).strip();
@@ -83,9 +84,5 @@ public final class TlsBench {
         vertx.close().await(30, TimeUnit.SECONDS);
       }
     }
-  }
-
-  private static int freePort() throws java.io.IOException {
-    return dev.rendezvous.bus.LocalPorts.free(1)[0]; // never twice in this JVM: one system's two servers
   }
 }

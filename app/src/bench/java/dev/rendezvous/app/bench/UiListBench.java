@@ -46,9 +46,10 @@ public final class UiListBench {
     int big = Integer.parseInt(a.get("clusters"));
     int baseline = Integer.parseInt(a.get("baseline"));
     Path dir = Files.createTempDirectory("rdv-ui-bench-");
-    int apiPort = freePort();
+    int[] ports = dev.rendezvous.bus.LocalPorts.free(2); // API and images: two ports, never handed out twice here
+    int apiPort = ports[0];
     Rendezvous system = Rendezvous.start(AppConfig.from(List.of("--data-dir=" + dir.resolve("data"),
-        "--api-port=" + apiPort, "--image-port=" + freePort()), Map.of()));
+        "--api-port=" + apiPort, "--image-port=" + ports[1]), Map.of()));
     String base = "http://127.0.0.1:" + apiPort;
     String token = Files.readString(system.adminTokenFile()).strip();
     try {
@@ -124,9 +125,5 @@ public final class UiListBench {
     }
     System.out.printf("%d clusters: %s%n", clusters, out.encode());
     return medians;
-  }
-
-  private static int freePort() throws Exception {
-    return dev.rendezvous.bus.LocalPorts.free(1)[0]; // never twice in this JVM: one system's two servers
   }
 }
