@@ -2,6 +2,7 @@ package dev.rendezvous.service.domain;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import dev.rendezvous.service.domain.planning.StepOutputs;
@@ -38,6 +39,18 @@ class SharedTextTest {
     var c = StepOutputs.inventory(inventory("host-c"));
     assertSame(a.boot(), c.boot());
     assertNotSame(a.boot(), b.boot());
+  }
+
+  @Test
+  void aTextIsTheJvmsSharedInstanceFoundFirstOrAgain() {
+    String first = SharedText.of(new String("ens3f0-shared"));
+    assertSame("ens3f0-shared", first); // a literal is the JVM's interned instance
+    assertSame(first, SharedText.of(new String("ens3f0-shared")));
+    for (int i = 0; i < 100_000; i++) { // every slot taken by other texts since
+      SharedText.of("text-" + i);
+    }
+    assertSame(first, SharedText.of(new String("ens3f0-shared")));
+    assertNull(SharedText.of(null));
   }
 
   @Test
