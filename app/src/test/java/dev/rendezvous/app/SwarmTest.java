@@ -92,8 +92,8 @@ class SwarmTest {
     String log = haOut.toString(StandardCharsets.UTF_8) + out.toString(StandardCharsets.UTF_8);
     assertTrue(ha.allInstalled(), log);
     assertTrue(log.contains("fleet: the agents run in 2 processes (--processes)"), log);
-    // the progress lines carry the service's own host counts, not only the cluster list's
-    assertTrue(log.lines().anyMatch(l -> l.contains("  service hosts {") && !l.contains("service hosts {}")), log);
+    // the progress lines carry the service's own host counts, not only the cluster list's, and how old they are
+    assertTrue(log.lines().anyMatch(l -> l.matches(".*  service hosts \\(counted \\d+ s ago\\) \\{.+\\}.*")), log);
     // the install metrics counted both (other tests of this JVM may have added more)
     String m = Await.until("install metrics", Duration.ofSeconds(20), () -> {
       String text = TestSystem.admin().get("/metrics").body();
@@ -114,6 +114,10 @@ class SwarmTest {
           ? text : null;
     });
     assertTrue(value(fleet, "rdv_bus_events_handled_total{group=\"rdv-service-brain\"}") > 0, fleet);
+    // and how old those counts are (they were read, so at most a refresh period ago, with room for a loaded machine)
+    assertTrue(fleet.contains("\nrdv_fleet_counts_age_seconds "), fleet);
+    double age = value(fleet, "rdv_fleet_counts_age_seconds");
+    assertTrue(age >= 0 && age < 60, "fleet counts " + age + " s old");
     // installed clusters leave the brain's memory (parked until their rows change; the monitor passes them by)
     Await.until("both installed clusters parked", Duration.ofSeconds(30), () ->
         value(TestSystem.admin().get("/metrics").body(), "rdv_brain_parked_clusters") >= 2 ? true : null);

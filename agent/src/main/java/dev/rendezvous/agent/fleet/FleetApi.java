@@ -132,14 +132,15 @@ final class FleetApi {
 
   /**
    * The service's own count of hosts by status and of installing hosts by stage (its fleet gauges on /metrics,
-   * refreshed every 15 s, all clusters of the service), so an installation's progress shows where a person looks;
-   * empty when the service does not answer it.
+   * refreshed every 15 s, all clusters of the service), so an installation's progress shows where a person looks,
+   * with their age when the service gives it (a count 14 s old can show hosts installing beside a cluster the list
+   * already calls installed); empty when the service does not answer it.
    */
   String serviceCounts() {
     try {
       // only the two families it reads (a whole scrape is hundreds; a service without the filter sends them all)
       HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "")
-              + "/metrics?name%5B%5D=rdv_hosts&name%5B%5D=rdv_hosts_installing"))
+              + "/metrics?name%5B%5D=rdv_hosts&name%5B%5D=rdv_hosts_installing&name%5B%5D=rdv_fleet_counts_age_seconds"))
           .timeout(REQUEST_TIMEOUT).GET();
       if (userToken != null) {
         b.header("Authorization", "Bearer " + userToken);
@@ -150,7 +151,9 @@ final class FleetApi {
       }
       Map<String, Long> statuses = ServiceGauges.byLabel(r.body(), "rdv_hosts", "status");
       Map<String, Long> stages = ServiceGauges.byLabel(r.body(), "rdv_hosts_installing", "stage");
-      return "  service hosts " + statuses + (stages.isEmpty() ? "" : "  stages " + stages);
+      Double age = ServiceGauges.value(r.body(), "rdv_fleet_counts_age_seconds");
+      String counted = age == null || age < 0 ? "" : String.format(" (counted %.0f s ago)", age);
+      return "  service hosts" + counted + " " + statuses + (stages.isEmpty() ? "" : "  stages " + stages);
     } catch (IOException e) {
       return "";
     } catch (InterruptedException e) {

@@ -26,4 +26,16 @@ final class ServiceGauges {
     }
     return out;
   }
+
+  /** An unlabelled gauge's value, or null when the exposition has none. */
+  static Double value(String exposition, String metric) {
+    Pattern sample = Pattern.compile("^" + Pattern.quote(metric) + " ([0-9.eE+-]+)$");
+    for (String line : exposition.split("\n")) {
+      Matcher m = sample.matcher(line);
+      if (m.matches()) {
+        return Double.parseDouble(m.group(1));
+      }
+    }
+    return null;
+  }
 }

@@ -1,6 +1,7 @@
 package dev.rendezvous.agent.fleet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -22,5 +23,17 @@ class ServiceGaugesTest {
     assertEquals(Map.of("Writing image to disk", 2L, "Rebooting", 1L),
         ServiceGauges.byLabel(text, "rdv_hosts_installing", "stage"));
     assertEquals(Map.of(), ServiceGauges.byLabel("", "rdv_hosts", "status"));
+  }
+
+  @Test
+  void anUnlabelledGaugeIsReadByItsWholeName() {
+    String text = """
+        # TYPE rdv_fleet_counts_age_seconds gauge
+        rdv_fleet_counts_age_seconds 12.3
+        rdv_fleet_counts_age_seconds_max 99.0
+        """;
+    assertEquals(12.3, ServiceGauges.value(text, "rdv_fleet_counts_age_seconds"));
+    assertNull(ServiceGauges.value(text, "rdv_fleet_counts"));
+    assertNull(ServiceGauges.value("", "rdv_fleet_counts_age_seconds"));
   }
 }

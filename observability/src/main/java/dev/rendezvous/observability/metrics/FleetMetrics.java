@@ -51,6 +51,8 @@ public final class FleetMetrics implements AutoCloseable {
   private final Map<String, AtomicLong> stages = new ConcurrentHashMap<>();
   private long timer = -1;
   private volatile boolean refreshing;
+  /** System.nanoTime of the last counts read, 0 before the first. */
+  private volatile long countedAt;
 
   public FleetMetrics(Vertx vertx, Pool pool, String bootstrap, MeterRegistry registry, List<String> groups,
       Statuses statuses) {
@@ -74,6 +76,10 @@ public final class FleetMetrics implements AutoCloseable {
       Gauge.builder("rdv.hosts.installing", v, AtomicLong::get).tag("stage", s)
           .description("Hosts being installed, by their current install stage (fleet-wide)").register(registry);
     }
+    // the counts are read on a timer: a reader (the swarm's last line, a dashboard beside a fresher panel) can say how old
+    Gauge.builder("rdv.fleet.counts.age", this, FleetMetrics::countsAgeSeconds).baseUnit("seconds")
+        .description("Seconds since rdv_clusters, rdv_hosts and rdv_hosts_installing were counted (-1: not yet)")
+        .register(registry);
     for (String g : this.groups) {
       AtomicLong v = lags.computeIfAbsent(g, k -> new AtomicLong());
       Gauge.builder("rdv.bus.consumer.lag", v, AtomicLong::get).tag("group", g).baseUnit("records")
@@ -115,6 +121,11 @@ public final class FleetMetrics implements AutoCloseable {
     timer = vertx.setPeriodic(every.toMillis(), id -> refresh());
   }
 
+  double countsAgeSeconds() {
+    long at = countedAt;
+    return at == 0 ? -1 : Math.round((System.nanoTime() - at) / 1e8) / 10.0;
+  }
+
   /** One refresh: the two grouped counts and the lags; a failure keeps the last figures. */
   public void refresh() {
     if (refreshing) {
@@ -133,6 +144,7 @@ public final class FleetMetrics implements AutoCloseable {
           stages.forEach((s, v) -> v.set(st.getOrDefault(s, 0L)));
           clusters.forEach((s, v) -> v.set(c.getOrDefault(s, 0L)));
           hosts.forEach((s, v) -> v.set(h.getOrDefault(s, 0L)));
+          countedAt = System.nanoTime();
         })
         .onFailure(e -> LOG.debug("fleet gauges not refreshed: {}", e.toString()))
         .onComplete(ar -> refreshing = false);
