@@ -138,7 +138,7 @@ final class FleetApi {
    */
   String serviceCounts() {
     try {
-      // only the two families it reads (a whole scrape is hundreds; a service without the filter sends them all)
+      // only the families it reads (a whole scrape is hundreds; a service without the filter sends them all)
       HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url.replaceAll("/+$", "")
               + "/metrics?name%5B%5D=rdv_hosts&name%5B%5D=rdv_hosts_installing&name%5B%5D=rdv_fleet_counts_age_seconds"))
           .timeout(REQUEST_TIMEOUT).GET();

@@ -57,7 +57,8 @@ public final class ConnectivityParseBench {
     Object run() throws Exception;
   }
 
-  private static double timed(int n, Work w) throws Exception {
+  /** Milliseconds per run of {@code w}, over {@code n} runs (also InventoryParseBench's). */
+  static double timed(int n, Work w) throws Exception {
     long sink = 0;
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {
@@ -70,7 +71,8 @@ public final class ConnectivityParseBench {
     return ms;
   }
 
-  private static Integer tokens(String text) throws Exception {
+  /** Every token of a text read, no value bound: the floor of any parse (also InventoryParseBench's). */
+  static Integer tokens(String text) throws Exception {
     int n = 0;
     try (JsonParser p = PLAIN.getFactory().createParser(text)) {
       JsonToken t;

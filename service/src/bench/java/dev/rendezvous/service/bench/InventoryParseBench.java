@@ -1,7 +1,5 @@
 package dev.rendezvous.service.bench;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
@@ -40,7 +38,7 @@ public final class InventoryParseBench {
         template.length(), parses);
     double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
     for (int round = 0; round < 8; round++) {
-      double tokens = timed(replies, InventoryParseBench::tokens);
+      double tokens = timed(replies, ConnectivityParseBench::tokens);
       double unshared = timed(replies, r -> UNSHARED.readValue(r, Inventory.class));
       double brain = timed(replies, StepOutputs::inventory);
       if (round >= 3) {
@@ -60,28 +58,9 @@ public final class InventoryParseBench {
     Object run(String reply) throws Exception;
   }
 
-  /** Microseconds per parse over all replies. */
+  /** Microseconds per parse, each reply parsed once in turn. */
   private static double timed(String[] replies, Parse parse) throws Exception {
-    long sink = 0;
-    long t0 = System.nanoTime();
-    for (String r : replies) {
-      sink += parse.run(r).hashCode() & 1;
-    }
-    double us = (System.nanoTime() - t0) / 1e3 / replies.length;
-    if (sink < 0) {
-      System.out.println(sink);
-    }
-    return us;
-  }
-
-  private static Integer tokens(String text) throws Exception {
-    int n = 0;
-    try (JsonParser p = UNSHARED.getFactory().createParser(text)) {
-      JsonToken t;
-      while ((t = p.nextToken()) != null) {
-        n += t == JsonToken.VALUE_STRING ? p.getTextLength() : 1;
-      }
-    }
-    return n;
+    int[] next = {0};
+    return 1000 * ConnectivityParseBench.timed(replies.length, () -> parse.run(replies[next[0]++]));
   }
 }
