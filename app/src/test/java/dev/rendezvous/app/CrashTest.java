@@ -202,7 +202,9 @@ class CrashTest {
       try {
         Await.until("the child system ready (log " + log + ")", Duration.ofSeconds(120), () -> {
           if (!p.isAlive()) {
-            throw new AssertionError("the child system exited with " + p.exitValue() + "; log " + log);
+            // the data dir (and the log in it) goes with the test: the log's end says why
+            throw new AssertionError("the child system exited with " + p.exitValue() + "; the end of its log:\n"
+                + tail(log, 40));
           }
           try {
             return new Api(port, null).get("/ready").status() == 200;
@@ -215,6 +217,15 @@ class CrashTest {
         throw e;
       }
       return child;
+    }
+
+    private static String tail(Path log, int lines) {
+      try {
+        List<String> all = Files.readAllLines(log);
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+      } catch (IOException | RuntimeException e) {
+        return "(" + log + " unreadable: " + e + ")";
+      }
     }
 
     void kill() throws InterruptedException {
