@@ -271,7 +271,9 @@ final class FleetApi {
           throw e; // the request was sent and its answer is late: the callers decide (a busy service)
         }
         // no connection within 10 s (a loaded machine): nothing was sent, so it is asked again, a POST too
-        giveUpAt = giveUpAt != null ? giveUpAt : started + UNREACHABLE_PATIENCE.toNanos();
+        if (giveUpAt == null) {
+          giveUpAt = started + UNREACHABLE_PATIENCE.toNanos();
+        }
         if (System.nanoTime() - giveUpAt >= 0) {
           throw e;
         }

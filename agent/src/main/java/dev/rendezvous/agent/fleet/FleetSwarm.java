@@ -124,9 +124,7 @@ public final class FleetSwarm {
       for (int done = 0; done < config.clusters(); done++) {
         while (submitted < config.clusters() && submitted - done < CREATORS) {
           String name = config.prefix() + "-" + submitted++;
-          created.submit(() -> {
-            return api.createInfraEnv(name + "-ie", api.createCluster(name, config.hostsPerCluster()));
-          });
+          created.submit(() -> api.createInfraEnv(name + "-ie", api.createCluster(name, config.hostsPerCluster())));
         }
         FleetApi.InfraEnv ie = take(created, following);
         creation.add(ie.clusterId());
