@@ -13,9 +13,10 @@ import java.util.function.Consumer;
  * What one unit of work costs the brain outside the database, as {@link Brain} runs it (the unit's body, the touched
  * hosts settled, plans, the rows to write, the state cached after the commit), in a cluster of {@code hosts} hosts
  * against a cluster of 3 in the same run: what grows with the cluster is what a big cluster's lane pays per unit.
- * Three phases per cluster: registrations of new hosts (as a registration burst brings them), step replies of one
- * host each (ntp output flipping, so every unit writes a row) while the others rest, and full passes (every host
- * refreshed in one unit, as the monitor's and the debounced refreshes do). No I/O: the figures are the
+ * Four phases per cluster: registrations of new hosts (as a registration burst brings them), step replies of one
+ * host each (ntp output flipping, so every unit writes a row) while the others rest, full passes (every host
+ * refreshed in one unit, as the monitor's and the debounced refreshes do), and units of 256 hosts' new inventories
+ * (a burst of replies into one cluster), with what their rows to write cost apart. No I/O: the figures are the
  * event loop's share of a unit.
  *
  * <pre>mvn -q -B -o install -Dmaven.test.skip=true
@@ -32,6 +33,8 @@ public final class UnitBench {
   private int next;
   private long fullPassesAsked;
   private long askedInPhases;
+  private long writeNanos;
+  private long rowsWritten;
 
   private UnitBench(int hosts) {
     state = BrainFixtures.loaded(CLUSTER, now);
@@ -44,8 +47,8 @@ public final class UnitBench {
     int hosts = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
     int units = args.length > 1 ? Integer.parseInt(args[1]) : 300;
     System.out.printf("units of work, %d per phase, best of 5 rounds after 5 warm-up rounds%n", units);
-    double[] small = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
-    double[] big = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+    double[] small = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+    double[] big = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
     long asked = 0;
     for (int round = 0; round < 10; round++) {
       UnitBench s = new UnitBench(3);
@@ -53,7 +56,7 @@ public final class UnitBench {
       double[] ts = s.phases(units);
       double[] tb = b.phases(units);
       if (round >= 5) {
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < small.length; i++) {
           small[i] = Math.min(small[i], ts[i]);
           big[i] = Math.min(big[i], tb[i]);
         }
@@ -65,6 +68,10 @@ public final class UnitBench {
         hosts, big[0], big[0] / small[0], big[1], big[1] / small[1]);
     System.out.printf("a full pass (every host refreshed in one unit): cluster of 3: %.0f µs (%d hosts by then); cluster of %d: %.0f µs%n",
         small[2], 3 + units, hosts, big[2]);
+    System.out.printf("one unit of many hosts' new inventories, per host: cluster of 3: %.1f µs; cluster of %d (256 a unit): %.1f µs%n",
+        small[3], hosts, big[3]);
+    System.out.printf("  of which the rows to write, their changed columns and the state cached after: %.1f µs; %.1f µs%n",
+        small[4], big[4]);
     System.out.printf("full passes asked for in the big cluster's measured phases: %d%n", asked);
   }
 
@@ -94,7 +101,28 @@ public final class UnitBench {
       });
     }
     long t3 = System.nanoTime();
-    return new double[] {(t1 - t0) / 1000.0 / units, (t2 - t1) / 1000.0 / units, (t3 - t2) / 1000.0 / passes};
+    // batches: up to 256 hosts' new inventories (a new hostname each) in one unit, as a burst of replies into one
+    // cluster brings them (scripts/bench-one-cluster)
+    int batch = Math.min(256, ids.size());
+    int batches = Math.max(1, units / batch);
+    List<String> inventories = new java.util.ArrayList<>();
+    for (int i = 0; i < batch; i++) {
+      inventories.add(BrainFixtures.inventory(i, 8));
+    }
+    long writesBefore = writeNanos;
+    long rowsBefore = rowsWritten;
+    for (int b = 0; b < batches; b++) {
+      int round = b;
+      unit(w -> {
+        for (int i = 0; i < batch; i++) {
+          String output = inventories.get(i).replace("\"host-" + i + "\"", "\"host-" + i + "-" + round + "\"");
+          rules.stepReply(w, ids.get(i), "inventory", 0, output, null, now);
+        }
+      });
+    }
+    long t4 = System.nanoTime();
+    return new double[] {(t1 - t0) / 1000.0 / units, (t2 - t1) / 1000.0 / units, (t3 - t2) / 1000.0 / passes,
+        (t4 - t3) / 1000.0 / batches / batch, (writeNanos - writesBefore) / 1000.0 / (rowsWritten - rowsBefore)};
   }
 
   private void register() {
@@ -115,8 +143,16 @@ public final class UnitBench {
     if (!w.changed()) {
       return;
     }
-    w.writes();
+    // the commit's statements: the columns each written row changes (the SQL itself left out)
+    long t0 = System.nanoTime();
+    w.writes().forEach((id, s) -> {
+      if (!w.isNew(id)) {
+        BrainStore.hostChanges(s, w.writesAsCached().get(id), state.stored().get(id));
+      }
+    });
     Loaded after = w.committed();
+    writeNanos += System.nanoTime() - t0;
+    rowsWritten += w.writes().size();
     w.pushes().forEach(p -> marks.put(p.host().id(), PushMark.of(p, w.now)));
     if (w.othersMayBeStale()) {
       fullPassesAsked++; // Brain debounces these into one pass a little later: not part of the unit

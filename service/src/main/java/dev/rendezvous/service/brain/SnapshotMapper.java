@@ -140,6 +140,31 @@ public final class SnapshotMapper {
       String inventoryText) {
     HostSnapshot h = r.snapshot();
     HostSnapshot p = prev == null || prevStored == null ? null : prev.snapshot();
+    String inventory = p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
+        : h.inventory() == null ? null : inventoryText != null ? inventoryText : StepOutputs.toJson(h.inventory());
+    String connectivity = p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
+        : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
+    String validations = p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
+        : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
+    String progress = progressJson(h.progress());
+    // the state and step results are written in full with each row: rebuilt only when what they hold moved (a
+    // unit writing hundreds of hosts' inventories serialised and hashed both for every host)
+    String stepResults = p != null && sameResults(prev, r) ? prevStored.stepResults() : stepResultsJson(r);
+    String stateJson = p != null && sameState(p, h) ? prevStored.state() : stateJson(h);
+    return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
+        h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
+        h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
+        h.discoveryAgentVersion(), inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson,
+        h.checkedInAt(), h.registeredAt(), r.rowVersion(), h.staticNetworking(),
+        StoredHost.carried(prevStored, inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson));
+  }
+
+  private static boolean same(Object a, Object b) {
+    return a == b || (a != null && a.equals(b));
+  }
+
+  /** The state column: the host's flags the domain models outside the upstream columns. */
+  private static String stateJson(HostSnapshot h) {
     ObjectNode state = JSON.createObjectNode();
     state.put("day2", h.day2());
     state.put("media_disconnected", h.mediaDisconnected());
@@ -155,7 +180,21 @@ public final class SnapshotMapper {
     state.put("logs_info", h.logsInfo());
     putInstant(state, "logs_started_at", h.logsStartedAt());
     putInstant(state, "logs_collected_at", h.logsCollectedAt());
+    return canonical(state);
+  }
 
+  /** Whether the state column of {@code h} is that of {@code p}: every field {@link #stateJson} writes. */
+  private static boolean sameState(HostSnapshot p, HostSnapshot h) {
+    return p.day2() == h.day2() && p.mediaDisconnected() == h.mediaDisconnected()
+        && p.hostTimestamp() == h.hostTimestamp() && p.connectionTimedOut() == h.connectionTimedOut()
+        && p.stageTimedOut() == h.stageTimedOut() && same(p.agentUpgradeFailed(), h.agentUpgradeFailed())
+        && same(p.reclaimBootArtifacts(), h.reclaimBootArtifacts()) && same(p.logsInfo(), h.logsInfo())
+        && same(p.logsStartedAt(), h.logsStartedAt()) && same(p.logsCollectedAt(), h.logsCollectedAt());
+  }
+
+  /** The step_results column: the results the domain models, and those it keeps as they came. */
+  private static String stepResultsJson(HostRecord r) {
+    HostSnapshot h = r.snapshot();
     ObjectNode results = object(r.otherResults());
     if (h.ntpSources() != null) {
       results.set("ntp_sources", JSON.valueToTree(h.ntpSources()));
@@ -186,25 +225,18 @@ public final class SnapshotMapper {
     if (!h.vipsFree().isEmpty()) {
       results.set("vips_free", JSON.valueToTree(new TreeMap<>(h.vipsFree())));
     }
-    String inventory = p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
-        : h.inventory() == null ? null : inventoryText != null ? inventoryText : StepOutputs.toJson(h.inventory());
-    String connectivity = p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
-        : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
-    String validations = p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
-        : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
-    String progress = progressJson(h.progress());
-    String stepResults = canonical(results);
-    String stateJson = canonical(state);
-    return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
-        h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
-        h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
-        h.discoveryAgentVersion(), inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson,
-        h.checkedInAt(), h.registeredAt(), r.rowVersion(), h.staticNetworking(),
-        StoredHost.carried(prevStored, inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson));
+    return canonical(results);
   }
 
-  private static boolean same(Object a, Object b) {
-    return a == b || (a != null && a.equals(b));
+  /** Whether the step_results column of {@code r} is that of {@code prev}: every field {@link #stepResultsJson} writes. */
+  private static boolean sameResults(HostRecord prev, HostRecord r) {
+    HostSnapshot p = prev.snapshot();
+    HostSnapshot h = r.snapshot();
+    return same(prev.otherResults(), r.otherResults()) && same(p.ntpSources(), h.ntpSources())
+        && same(p.domainResolutions(), h.domainResolutions()) && same(p.imagesStatus(), h.imagesStatus())
+        && same(p.diskSpeeds(), h.diskSpeeds()) && same(p.apiVipConnectivity(), h.apiVipConnectivity())
+        && same(p.tangConnectivity(), h.tangConnectivity()) && same(p.vipVerifications(), h.vipVerifications())
+        && same(p.vipsFree(), h.vipsFree());
   }
 
   /** Upstream host-progress-info; null when the host never reported progress. */

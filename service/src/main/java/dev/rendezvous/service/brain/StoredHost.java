@@ -70,7 +70,7 @@ public record StoredHost(
    * five fingerprint strings.
    */
   static final String FINGERPRINTED = "\u0001fp";
-  private static final int KEEP_WHOLE_BELOW = 64;
+  static final int KEEP_WHOLE_BELOW = 64;
 
   static final int INVENTORY = 0;
   static final int CONNECTIVITY = 1;
@@ -147,25 +147,17 @@ public record StoredHost(
         staticNetworking, digests);
   }
 
-  /**
-   * The last few documents this thread fingerprinted, by identity: a unit's commit compares a new document with the
-   * cached fingerprint, then caches the new one's; a 1,000-host cluster's connectivity report (~300 KB) was hashed twice.
-   */
-  private static final ThreadLocal<Object[]> RECENT = ThreadLocal.withInitial(() -> new Object[8]);
+  private static final java.util.concurrent.atomic.LongAdder HASHED = new java.util.concurrent.atomic.LongAdder();
 
   /** The first 128 bits of the text's SHA-256, as two longs. */
   static long[] fingerprint(String text) {
-    Object[] recent = RECENT.get();
-    for (int i = 0; i < recent.length; i += 2) {
-      if (recent[i] == text) {
-        return (long[]) recent[i + 1];
-      }
-    }
-    long[] fp = digest(text);
-    System.arraycopy(recent, 0, recent, 2, recent.length - 2);
-    recent[0] = text;
-    recent[1] = fp;
-    return fp;
+    HASHED.increment();
+    return digest(text);
+  }
+
+  /** How many documents were fingerprinted in this JVM: a unit's commit hashes each changed one once (its test). */
+  static long documentsHashed() {
+    return HASHED.sum();
   }
 
   /** One SHA-256 per thread: looking the algorithm up per document showed in a registration burst's profile. */

@@ -549,6 +549,22 @@ final class Work {
     return writes;
   }
 
+  private Map<UUID, StoredHost> writesAsCached;
+
+  /**
+   * The rows to write as the cache will keep them ({@link StoredHost#compact()}: large documents as fingerprints),
+   * computed once: the commit finds a host's changed columns by them and the cache takes them after it, so a changed
+   * document is hashed once (a unit writing hundreds of hosts had hashed each new inventory twice, for the comparison
+   * and for the cache).
+   */
+  Map<UUID, StoredHost> writesAsCached() {
+    if (writesAsCached == null) {
+      writesAsCached = new LinkedHashMap<>();
+      writes().forEach((id, s) -> writesAsCached.put(id, s.compact()));
+    }
+    return writesAsCached;
+  }
+
   boolean clusterChanged() {
     return cluster != null && base.cluster() != null && !base.cluster().sameContent(cluster);
   }
@@ -577,7 +593,7 @@ final class Work {
           c.installCompletedAt(), c.progress());
     }
     Map<UUID, StoredHost> stored = new LinkedHashMap<>();
-    writes().forEach((id, s) -> stored.put(id, s.withRowVersion(bumped.get(id).rowVersion()).compact()));
+    writesAsCached().forEach((id, s) -> stored.put(id, s.withRowVersion(bumped.get(id).rowVersion())));
     // the commit bumped the key's version once when it wrote any host (BrainStore.commit)
     return new Loaded(base.key(), tenant, c, base.hostTable().with(bumped), staticNetworking,
         base.storedTable().with(stored), writes().isEmpty() ? base.hostsVersion() : base.hostsVersion() + 1,

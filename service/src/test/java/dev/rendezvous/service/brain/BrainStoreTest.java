@@ -140,6 +140,82 @@ class BrainStoreTest {
     }
   }
 
+  /**
+   * A unit's commit finds each host's changed documents by their fingerprints, and the cache then keeps those same
+   * fingerprints: each changed large document is hashed once. (A unit writing hundreds of hosts had hashed every new
+   * inventory twice, once to compare and once for the cache.) And what was compared is right: a new inventory is
+   * written, an unchanged one is not.
+   */
+  @Test
+  void aUnitHashesEachChangedDocumentOnce() throws Exception {
+    Vertx vertx = Vertx.vertx();
+    try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"), false)) {
+      Pool pool = Database.pool(vertx, pg.connectionUri(), 4);
+      await(Migrations.apply(pool));
+      UUID cluster = UUID.randomUUID();
+      UUID infraEnv = UUID.randomUUID();
+      OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+      await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
+          new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
+          "secret"));
+      await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
+          + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now)));
+      BrainStore store = new BrainStore(pool);
+      List<UUID> hosts = new java.util.ArrayList<>();
+      Work first = new Work(await(store.load(WorkKey.cluster(cluster))), Instant.now());
+      for (int i = 0; i < 12; i++) {
+        UUID host = UUID.randomUUID();
+        hosts.add(host);
+        first.insert(HostSnapshot.builder(host, infraEnv).clusterId(cluster).status(HostStatus.DISCOVERING)
+            .statusUpdatedAt(Instant.now()).checkedInAt(Instant.now()).registeredAt(Instant.now())
+            .inventory(inventory("host-" + i)).build());
+      }
+      assertEquals(BrainStore.Outcome.COMMITTED, await(store.commit(first, List.of())));
+      Loaded after = first.committed();
+      // behind the brain's back: a marker the next unit must leave alone where it keeps the inventory
+      UUID unchanged = hosts.get(0);
+      await(pool.preparedQuery("UPDATE hosts SET inventory = '{\"marker\": true}' WHERE id = $1")
+          .execute(Tuple.of(unchanged)));
+
+      Work second = new Work(after, Instant.now());
+      for (UUID host : hosts) {
+        HostSnapshot h = second.host(host);
+        second.put(h.toBuilder().inventory(host.equals(unchanged) ? h.inventory() : inventory("renamed-" + host))
+            .statusInfo("moved on").build());
+      }
+      long largeDocuments = second.writes().values().stream().mapToLong(BrainStoreTest::largeWholeDocuments).sum();
+      long before = StoredHost.documentsHashed();
+      assertEquals(BrainStore.Outcome.COMMITTED, await(store.commit(second, List.of())));
+      Loaded cached = second.committed();
+      assertEquals(largeDocuments, StoredHost.documentsHashed() - before,
+          "each large document of the unit's writes hashed once, for the comparison and the cache together");
+      assertTrue(largeDocuments >= 11, "the renamed hosts' inventories at least: " + largeDocuments);
+
+      for (UUID host : hosts) {
+        String stored = await(pool.preparedQuery("SELECT inventory FROM hosts WHERE id = $1").execute(Tuple.of(host)))
+            .iterator().next().getString(0);
+        assertEquals(host.equals(unchanged) ? "true" : "renamed-" + host,
+            String.valueOf(new JsonObject(stored).getValue(host.equals(unchanged) ? "marker" : "hostname")), stored);
+        assertEquals(StoredHost.FINGERPRINTED, cached.stored().get(host).inventory(), "the cache keeps fingerprints");
+      }
+      await(pool.close());
+    } finally {
+      vertx.close().await(10, TimeUnit.SECONDS);
+    }
+  }
+
+  /** The documents of a row to write that are whole and large enough to be kept as fingerprints. */
+  private static long largeWholeDocuments(StoredHost s) {
+    long n = 0;
+    for (int doc = StoredHost.INVENTORY; doc <= StoredHost.STATE; doc++) {
+      String text = s.document(doc);
+      if (text != null && text != StoredHost.FINGERPRINTED && text.length() >= StoredHost.KEEP_WHOLE_BELOW) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   private static Inventory inventory(String hostname) {
     return StepOutputs.inventory(new JsonObject(BrainFixtures.inventory(1, 8)).put("hostname", hostname).encode());
   }

@@ -69,6 +69,44 @@ class SnapshotMapperTest {
     assertEquals(stored, SnapshotMapper.stored(back), "the row written again is the same row");
   }
 
+  /**
+   * A row written again reuses the state and step-results texts of the row as stored while what they hold is the same
+   * (a new inventory moves neither), and rebuilds them when it moved: each field they write is compared.
+   */
+  @Test
+  void stateAndStepResultsAreCarriedWhileUnchanged() {
+    HostRecord prev = new HostRecord(richHost(), 3, null, "{\"free_addresses\":[]}");
+    StoredHost prevStored = SnapshotMapper.stored(prev);
+    HostSnapshot h = prev.snapshot();
+
+    StoredHost renamed = SnapshotMapper.stored(new HostRecord(h.toBuilder().inventory(StepOutputs.inventory(
+        new JsonObject(BrainFixtures.inventory(1, 8)).put("hostname", "renamed").encode())).build(), 3, null,
+        "{\"free_addresses\":[]}"), prev, prevStored);
+    org.junit.jupiter.api.Assertions.assertSame(prevStored.state(), renamed.state(), "the state text carried");
+    org.junit.jupiter.api.Assertions.assertSame(prevStored.stepResults(), renamed.stepResults(),
+        "the step results text carried");
+    assertTrue(renamed.inventory().contains("renamed"));
+
+    java.util.function.Function<HostSnapshot, StoredHost> write =
+        changed -> SnapshotMapper.stored(new HostRecord(changed, 3, null, "{\"free_addresses\":[]}"), prev, prevStored);
+    assertEquals(T.getEpochSecond() + 60, new JsonObject(write.apply(h.toBuilder().hostTimestamp(T.getEpochSecond() + 60)
+        .build()).state()).getLong("timestamp"));
+    assertEquals("completed", new JsonObject(write.apply(h.toBuilder().logsInfo("completed").build()).state())
+        .getString("logs_info"));
+    assertFalse(new JsonObject(write.apply(h.toBuilder().mediaDisconnected(false).build()).state())
+        .getBoolean("media_disconnected"));
+    assertEquals(List.of(Map.of("path", "/dev/sda", "disk_speed", Map.of("tested", true, "exit_code", 0, "speed_ms", 9))),
+        new JsonObject(write.apply(h.toBuilder().diskSpeeds(Map.of("/dev/sda", new HostSnapshot.DiskSpeed(true, 0, 9)))
+            .build()).stepResults()).getJsonArray("disks_info").getList());
+    assertFalse(new JsonObject(write.apply(h.toBuilder().tangConnectivity(null).build()).stepResults())
+        .containsKey("tang_connectivity"));
+    StoredHost otherResults = SnapshotMapper.stored(new HostRecord(h, 3, null, "{\"free_addresses\":[{}]}"), prev,
+        prevStored);
+    assertEquals(1, new JsonObject(otherResults.stepResults()).getJsonArray("free_addresses").size());
+    // and what was carried is what would have been built
+    assertEquals(SnapshotMapper.stored(new HostRecord(h, 3, null, "{\"free_addresses\":[]}")).state(), renamed.state());
+  }
+
   @Test
   void rowsUseUpstreamShapesWhereTheApiShowsThem() {
     StoredHost s = SnapshotMapper.stored(new HostRecord(richHost(), 1, null, null));
