@@ -58,30 +58,31 @@ public final class RoleAssigner {
     return l;
   }
 
+  private static final Suggestions NONE = new Suggestions(Map.of(), List.of());
+
   public Suggestions suggest(ClusterContext c) {
-    if (c.hosts().isEmpty() || c.hosts().stream().anyMatch(h -> h.inventory() == null || !h.inventory().isUsable())) {
-      return new Suggestions(Map.of(), List.of()); // roles are only computed once every host has an inventory
-    }
-    Map<UUID, HostRole> current = new LinkedHashMap<>();
-    c.hosts().forEach(h -> current.put(h.id(), h.suggestedRole()));
-    boolean recompute = c.hosts().stream()
-        .anyMatch(h -> h.role() == HostRole.AUTO_ASSIGN && (h.suggestedRole() == null || h.suggestedRole() == HostRole.AUTO_ASSIGN));
-    if (recompute) {
-      c.hosts().stream().filter(h -> h.role() == HostRole.AUTO_ASSIGN).forEach(h -> current.put(h.id(), null));
-    }
-    // how many hosts hold each role, their own or suggested: kept as roles are handed out rather than counted over every
-    // host for each (O(hosts²) per unit in a big cluster); a host being given a role holds none yet, so it is in no count
-    int[] holding = new int[HostRole.values().length];
-    boolean anyToAssign = false;
+    // one pass first (this runs in every unit of a big cluster whose hosts' names or roles move): roles are computed
+    // only once every host has an inventory, and only while an auto-assign host holds no suggestion; otherwise every
+    // host holds a role and there is nothing to sort (weights walk each disk)
+    boolean recompute = false;
     for (HostSnapshot h : c.hosts()) {
-      HostRole held = h.role() == HostRole.AUTO_ASSIGN ? current.get(h.id()) : h.role();
-      if (held != null) {
-        holding[held.ordinal()]++;
+      if (h.inventory() == null || !h.inventory().isUsable()) {
+        return NONE;
       }
-      anyToAssign |= h.role() == HostRole.AUTO_ASSIGN && current.get(h.id()) == null;
+      recompute |= h.role() == HostRole.AUTO_ASSIGN
+          && (h.suggestedRole() == null || h.suggestedRole() == HostRole.AUTO_ASSIGN);
     }
-    if (!anyToAssign) {
-      return new Suggestions(Map.of(), List.of()); // every host holds a role: nothing to sort (weights walk each disk)
+    if (!recompute) {
+      return NONE;
+    }
+    // every auto-assign host is given its role again, in order. How many hosts hold each role (their own, then as
+    // handed out) is kept as roles are handed out rather than counted over every host for each (O(hosts²) per unit in
+    // a big cluster); a host being given a role holds none yet, so it is in no count
+    int[] holding = new int[HostRole.values().length];
+    for (HostSnapshot h : c.hosts()) {
+      if (h.role() != HostRole.AUTO_ASSIGN) {
+        holding[h.role().ordinal()]++;
+      }
     }
     Map<UUID, HostRole> changes = new LinkedHashMap<>();
     List<DomainEvent> events = new ArrayList<>();
@@ -92,11 +93,10 @@ public final class RoleAssigner {
       order.sort(Comparator.comparing((HostSnapshot h) -> !hasBootstrapMac(h, config)));
     }
     for (HostSnapshot h : order) {
-      if (h.role() != HostRole.AUTO_ASSIGN || current.get(h.id()) != null) {
+      if (h.role() != HostRole.AUTO_ASSIGN) {
         continue;
       }
       HostRole role = selectRole(h, c, holding);
-      current.put(h.id(), role);
       holding[role.ordinal()]++;
       if (role != h.suggestedRole()) {
         changes.put(h.id(), role);
