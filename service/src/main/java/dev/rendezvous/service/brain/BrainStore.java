@@ -453,7 +453,7 @@ final class BrainStore {
 
   /**
    * Updates only the columns that differ from {@code was} (all of them when the row as stored is unknown),
-   * compared by {@code cached}, the row {@code s} as the cache will keep it (fingerprints against fingerprints),
+   * compared by {@code cached}, the row {@code s} as the cache will keep it (tokens against tokens),
    * guarded by the row version. checked_in_at and the host clock only move forward: a check-in written
    * meanwhile without a version bump is kept.
    */
@@ -546,7 +546,7 @@ final class BrainStore {
   private static final String DOC = "convert_from($::bytea, 'UTF8')";
 
   /**
-   * A JSON document column, {@link #DOC} in its SQL: checked to be whole text (never a cached fingerprint) only when it
+   * A JSON document column, {@link #DOC} in its SQL: checked to be whole text (never a cached token) only when it
    * is written.
    */
   private static void doc(List<Assign> set, boolean changed, String sql, String value) {

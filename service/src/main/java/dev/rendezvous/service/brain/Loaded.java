@@ -33,7 +33,7 @@ record Loaded(
     // tables as they are (a committed unit's advance of its base), anything else copied into one
     hosts = HostTable.of(hosts);
     staticNetworking = Map.copyOf(staticNetworking);
-    // the cache keeps fingerprints of the rows' documents, not their text (issue 13: memory per idle host); a table
+    // the cache keeps tokens for the rows' documents, not their text (issue 13: memory per idle host); a table
     // is already in that form (Work.committed compacts the rows it adds)
     if (!(stored instanceof HostTable)) {
       Map<UUID, StoredHost> compact = new LinkedHashMap<>(stored.size() * 2);

@@ -146,17 +146,18 @@ public final class SnapshotMapper {
         : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
     String validations = p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
         : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
-    String progress = progressJson(h.progress());
-    // the state and step results are written in full with each row: rebuilt only when what they hold moved (a
-    // unit writing hundreds of hosts' inventories serialised and hashed both for every host)
+    // every document the same as in the row as stored is carried, never made again: the cache tells a new text from
+    // the stored one by its token alone (StoredHost), and a text made again would be written again
+    String progress = p != null && same(p.progress(), h.progress()) ? prevStored.progress() : progressJson(h.progress());
     String stepResults = p != null && sameResults(prev, r) ? prevStored.stepResults() : stepResultsJson(r);
+    String spec = p != null && same(prev.spec(), r.spec()) ? prevStored.spec() : r.spec();
     String stateJson = p != null && sameState(p, h) ? prevStored.state() : stateJson(h);
     return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
         h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
         h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
-        h.discoveryAgentVersion(), inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson,
+        h.discoveryAgentVersion(), inventory, connectivity, validations, progress, stepResults, spec, stateJson,
         h.checkedInAt(), h.registeredAt(), r.rowVersion(), h.staticNetworking(),
-        StoredHost.carried(prevStored, inventory, connectivity, validations, progress, stepResults, r.spec(), stateJson));
+        StoredHost.carried(prevStored, inventory, connectivity, validations, progress, stepResults, spec, stateJson));
   }
 
   private static boolean same(Object a, Object b) {

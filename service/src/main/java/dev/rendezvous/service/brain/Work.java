@@ -552,10 +552,8 @@ final class Work {
   private Map<UUID, StoredHost> writesAsCached;
 
   /**
-   * The rows to write as the cache will keep them ({@link StoredHost#compact()}: large documents as fingerprints),
-   * computed once: the commit finds a host's changed columns by them and the cache takes them after it, so a changed
-   * document is hashed once (a unit writing hundreds of hosts had hashed each new inventory twice, for the comparison
-   * and for the cache).
+   * The rows to write as the cache will keep them ({@link StoredHost#compact()}: large documents as tokens), computed
+   * once: the commit finds a host's changed columns by them and the cache takes the same rows after it.
    */
   Map<UUID, StoredHost> writesAsCached() {
     if (writesAsCached == null) {

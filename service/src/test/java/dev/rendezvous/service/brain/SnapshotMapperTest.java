@@ -85,6 +85,15 @@ class SnapshotMapperTest {
     org.junit.jupiter.api.Assertions.assertSame(prevStored.state(), renamed.state(), "the state text carried");
     org.junit.jupiter.api.Assertions.assertSame(prevStored.stepResults(), renamed.stepResults(),
         "the step results text carried");
+    org.junit.jupiter.api.Assertions.assertSame(prevStored.progress(), renamed.progress(), "the progress text carried");
+    String spec = "{\"installer_args\":[\"--append-karg\",\"a kernel argument long enough to matter\"]}";
+    HostRecord withSpec = new HostRecord(h, 3, spec, "{\"free_addresses\":[]}");
+    StoredHost withSpecStored = SnapshotMapper.stored(withSpec);
+    StoredHost sameSpec = SnapshotMapper.stored(new HostRecord(h, 3, new String(spec.toCharArray()),
+        "{\"free_addresses\":[]}"), withSpec, withSpecStored);
+    org.junit.jupiter.api.Assertions.assertSame(withSpecStored.spec(), sameSpec.spec(), "an equal spec: the text carried");
+    assertEquals("{}", SnapshotMapper.stored(new HostRecord(h, 3, "{}", "{\"free_addresses\":[]}"), withSpec,
+        withSpecStored).spec());
     assertTrue(renamed.inventory().contains("renamed"));
 
     java.util.function.Function<HostSnapshot, StoredHost> write =
