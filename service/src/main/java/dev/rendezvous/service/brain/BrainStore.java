@@ -292,6 +292,8 @@ final class BrainStore {
 
   // The rows are locked first, in id order, as a unit's commit writes its hosts (HOST_ORDER): two writers that lock
   // the same hosts in different orders deadlock, and PostgreSQL then fails one of them.
+  // the host clock it merges into state is the one CheckIns.foldInto gives the cached host: a unit that then writes
+  // the host carries state unchanged (its token), and the row already holds that clock
   private static final String TOUCH = "WITH l AS (SELECT id FROM hosts WHERE id = ANY($1) ORDER BY id FOR NO KEY UPDATE)"
       + " UPDATE hosts h SET checked_in_at = t.at, state = jsonb_set(h.state, '{timestamp}',"
       + " to_jsonb(GREATEST(COALESCE((h.state->>'timestamp')::bigint, 0), t.ts)))"

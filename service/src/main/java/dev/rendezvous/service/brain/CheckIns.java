@@ -45,6 +45,7 @@ final class CheckIns {
       if (hosts == null) {
         hosts = new LinkedHashMap<>();
       }
+      // the row as stored is left as it is: BrainStore.TOUCH wrote this check-in and clock already
       hosts.put(e.getKey(), r.withSnapshot(s.toBuilder().checkedInAt(at)
           .hostTimestamp(Math.max(s.hostTimestamp(), at.getEpochSecond())).build()));
     }

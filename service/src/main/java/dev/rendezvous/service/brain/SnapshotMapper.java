@@ -126,7 +126,9 @@ public final class SnapshotMapper {
 
   /**
    * The row of {@code r}; documents equal to those of {@code prev} reuse their text from {@code prevStored}
-   * (as read or last written) instead of being serialised again, so they also compare unchanged.
+   * (as read or last written) instead of being serialised again, so they also compare unchanged. {@code prevStored}
+   * must be the row as stored of {@code prev} (the same cached key's): a document carried from another row would be
+   * taken as unchanged and not written.
    */
   public static StoredHost stored(HostRecord r, HostRecord prev, StoredHost prevStored) {
     return stored(r, prev, prevStored, null, null);

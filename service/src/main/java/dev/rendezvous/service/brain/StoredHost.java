@@ -7,10 +7,12 @@ import java.util.UUID;
  * The columns of a host row the brain reads and writes, JSON documents as their text (null for SQL NULL).
  * {@code staticNetworking} is not a host column: it comes from the infra-env's static_network_config. Times are
  * instants (24 bytes each, an OffsetDateTime is four objects and 96), turned into timestamps when bound.
- * {@code tokens} is null but in the cache's form ({@link #compact()}): there a large document is the marker
- * {@link #BY_TOKEN} and its token one long of {@code tokens}, in column order. A token stands for one text: a
- * compacted document gets a new one, and a row written next carries it only with the very text it stands for (the
- * document unchanged, {@link SnapshotMapper}), so equal tokens mean the same text; a new text is taken as changed.
+ * {@code tokens} is null while no document is held by a token: in the cache's form ({@link #compact()}) a large
+ * document is the marker {@link #BY_TOKEN} and its token one long of {@code tokens}, in column order, and a row to
+ * write holds the markers of the documents it carries over unchanged. A compacted document gets a new token, and a row
+ * written next carries it only where its content is unchanged ({@link SnapshotMapper}): equal tokens mean the brain
+ * has not changed that document since it was read or written (the database's own forward-only merges aside: a
+ * check-in moves the host clock in {@code state}, {@code BrainStore.TOUCH}); a new text is taken as changed.
  */
 public record StoredHost(
     UUID id,
@@ -71,7 +73,7 @@ public record StoredHost(
    * with the tokens in one long array a cached row's five large documents cost ~60 bytes.
    */
   static final String BY_TOKEN = "\u0001tk";
-  static final int KEEP_WHOLE_BELOW = 64;
+  private static final int KEEP_WHOLE_BELOW = 64;
 
   static final int INVENTORY = 0;
   static final int CONNECTIVITY = 1;

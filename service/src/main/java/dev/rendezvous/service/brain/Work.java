@@ -248,7 +248,18 @@ final class Work {
 
   // ------------------------------------------------------------------------------------------- writing
 
+  /**
+   * The rows to write are made once ({@link #writes()}): a change after that would reach the cache but not the
+   * database, and a document carried unchanged is never made again to mend it.
+   */
+  private void changing() {
+    if (writes != null) {
+      throw new IllegalStateException("a change to " + base.key() + " after its rows to write were made");
+    }
+  }
+
   void put(HostSnapshot s) {
+    changing();
     HostRecord r = record(s.id());
     if (r == null) {
       throw new IllegalStateException("host " + s.id() + " is not part of " + base.key());
@@ -260,6 +271,7 @@ final class Work {
   }
 
   private void putTouched(HostRecord r) {
+    changing();
     UUID id = r.snapshot().id();
     if (touched.put(id, r) == null && !loaded.containsKey(id)) {
       added.add(id);
@@ -299,6 +311,7 @@ final class Work {
     if (t.rejected()) {
       return;
     }
+    changing();
     HostRecord r = record(id);
     HostSnapshot next = Transitions.applied(r.snapshot(), t, now);
     HostRecord nr = r.withSnapshot(next);

@@ -143,7 +143,7 @@ class BrainStoreTest {
   /**
    * A unit writes only the documents that changed: the cache tells them by tokens, not by their text, so a document
    * whose content is the same must be carried, never made again. The proof: markers put into the columns behind the
-   * brain's back survive a unit that renamed the hosts (a new inventory each) and moved their status, where the
+   * brain's back survive a unit that renamed the hosts (a new inventory each) and changed their status info, where the
    * inventory, progress, step results and state stayed the same; the renamed inventories are written.
    */
   @Test
