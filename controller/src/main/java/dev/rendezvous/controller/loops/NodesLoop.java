@@ -21,8 +21,9 @@ import org.slf4j.event.Level;
  * {@code Configuring} for hosts whose addresses fetched Ignition from the machine-config server. Ends when no host
  * is left in progress (or all of those are in error); the CSR approver runs alongside until then.
  *
- * <p>Idempotent and restartable: every round starts from the stages the service holds, and a stage is reported
- * only if it lies ahead of the host's current one in its role's sequence ({@link StageOrder}); a report that fails
+ * <p>Idempotent and restartable: every round starts from the stages the service holds (or the ones this controller
+ * was answered for, when a read does not show them yet), and a stage is reported only if it lies ahead of the host's
+ * current one in its role's sequence ({@link StageOrder}); a report that fails
  * is not resent blindly but reconsidered from fresh data next round. A restarted controller therefore continues
  * where the cluster is, and never reports a stage twice or backwards.
  */
@@ -36,6 +37,13 @@ public final class NodesLoop {
   private final boolean removeUninitializedTaint;
   private final CsrApprover csrs;
   private volatile String lastSummary;
+  /**
+   * The furthest stage of each host this controller was answered for. The service applies a report through its bus,
+   * so a round's read right after an accepted report may not show it yet; reporting from that read would send a stage
+   * behind the host's (Joined after Done: refused 409, an ERROR line). A restarted controller starts from the
+   * service's stages alone, as before.
+   */
+  private final java.util.Map<String, HostStage> accepted = new java.util.concurrent.ConcurrentHashMap<>();
 
   public NodesLoop(ControllerContext ctx, boolean removeUninitializedTaint) {
     this.ctx = ctx;
@@ -58,6 +66,12 @@ public final class NodesLoop {
     return ctx.service.getHosts().thenCompose(all -> {
       List<ClusterHost> hosts = ClusterHost.of(all.stream()
           .filter(h -> !ClusterStatus.HOST_DISABLED.equals(h.status())).toList(), ctx.singleNode());
+      for (ClusterHost h : hosts) {
+        HostStage reported = accepted.get(h.id());
+        if (reported != null && h.canMoveTo(reported)) {
+          h.reached(reported); // the read is behind what was accepted
+        }
+      }
       List<ClusterHost> inProgress = hosts.stream()
           .filter(h -> !ClusterStatus.HOST_INSTALLED.equals(h.host.status())).toList();
       long inError = inProgress.stream().filter(h -> ClusterStatus.HOST_ERROR.equals(h.host.status())).count();
@@ -124,6 +138,7 @@ public final class NodesLoop {
         return false;
       }
       host.reached(stage);
+      accepted.put(host.id(), stage);
       return true;
     });
   }

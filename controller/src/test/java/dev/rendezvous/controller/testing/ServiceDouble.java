@@ -205,6 +205,50 @@ public final class ServiceDouble implements AutoCloseable {
     h.stageStartedAt = Instant.now();
     h.status = stage == HostStage.DONE ? "installed" : "installing-in-progress";
     evaluate();
+    remember();
+  }
+
+  /** The hosts' stages and statuses at one moment, for reads that lag behind. */
+  private record Seen(long atMillis, Map<String, HostStage> stages, Map<String, String> statuses) {}
+
+  private long readLagMillis;
+  private final List<Seen> seen = new ArrayList<>();
+
+  /**
+   * From now on the host lists read show the hosts as they were {@code lag} ago, while reports are judged against
+   * the hosts as they are: the real service applies a report through its bus, so a controller's next read may not
+   * show the report it was just answered for yet.
+   */
+  public synchronized void readLag(java.time.Duration lag) {
+    readLagMillis = lag.toMillis();
+    remember();
+  }
+
+  private void remember() {
+    if (readLagMillis > 0) {
+      Map<String, HostStage> stages = new java.util.HashMap<>();
+      Map<String, String> statuses = new java.util.HashMap<>();
+      hosts.values().forEach(h -> {
+        stages.put(h.id, h.stage);
+        statuses.put(h.id, h.status);
+      });
+      seen.add(new Seen(System.currentTimeMillis(), stages, statuses));
+    }
+  }
+
+  /** What a read shows now: the latest moment at least the lag old (the first one when none is). */
+  private Seen lagged() {
+    if (readLagMillis <= 0 || seen.isEmpty()) {
+      return null;
+    }
+    long until = System.currentTimeMillis() - readLagMillis;
+    Seen shown = seen.get(0);
+    for (Seen s : seen) {
+      if (s.atMillis() <= until) {
+        shown = s;
+      }
+    }
+    return shown;
   }
 
   // ---- what happened ----------------------------------------------------------------------------------------
@@ -392,6 +436,7 @@ public final class ServiceDouble implements AutoCloseable {
       h.status = "installed";
     }
     evaluate();
+    remember();
     return new Object[] {200, null};
   }
 
@@ -447,13 +492,16 @@ public final class ServiceDouble implements AutoCloseable {
 
   private ArrayNode hostsJson(boolean withInventory) {
     ArrayNode a = JSON.createArrayNode();
+    Seen shown = lagged();
     for (HostState h : hosts.values()) {
+      String status = shown != null && shown.statuses().containsKey(h.id) ? shown.statuses().get(h.id) : h.status;
+      HostStage stage = shown != null && shown.stages().containsKey(h.id) ? shown.stages().get(h.id) : h.stage;
       ObjectNode o = a.addObject();
       o.put("id", h.id);
       o.put("infra_env_id", h.infraEnvId);
       o.put("cluster_id", clusterId);
       o.put("kind", "Host");
-      o.put("status", h.status);
+      o.put("status", status);
       o.put("role", h.role);
       o.put("suggested_role", h.role);
       o.put("bootstrap", h.bootstrap);
@@ -468,8 +516,8 @@ public final class ServiceDouble implements AutoCloseable {
         o.put("inventory", inv.toString());
       }
       ObjectNode prog = o.putObject("progress");
-      if (h.stage != null) {
-        prog.put("current_stage", h.stage.wire());
+      if (stage != null) {
+        prog.put("current_stage", stage.wire());
       }
       prog.put("stage_started_at", h.stageStartedAt.toString());
       prog.put("progress_info", "");
