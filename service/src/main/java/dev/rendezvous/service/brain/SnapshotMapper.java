@@ -150,10 +150,12 @@ public final class SnapshotMapper {
         : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
     // every document the same as in the row as stored is carried, never made again: the cache tells a new text from
     // the stored one by its token alone (StoredHost), and a text made again would be written again
-    String progress = p != null && same(p.progress(), h.progress()) ? prevStored.progress() : progressJson(h.progress());
-    String stepResults = p != null && sameResults(prev, r) ? prevStored.stepResults() : stepResultsJson(r);
+    String progress = p != null && same(p.progress(), h.progress()) ? prevStored.progress()
+        : HostDocuments.progress(h.progress());
+    String stepResults = p != null && HostDocuments.sameStepResults(prev, r) ? prevStored.stepResults()
+        : HostDocuments.stepResults(r);
     String spec = p != null && same(prev.spec(), r.spec()) ? prevStored.spec() : r.spec();
-    String stateJson = p != null && sameState(p, h) ? prevStored.state() : stateJson(h);
+    String stateJson = p != null && HostDocuments.sameState(p, h) ? prevStored.state() : HostDocuments.state(h);
     return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
         h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
         h.bootstrap(), h.requestedHostname(), h.installationDiskId(), h.installationDiskPath(),
@@ -164,96 +166,6 @@ public final class SnapshotMapper {
 
   private static boolean same(Object a, Object b) {
     return a == b || (a != null && a.equals(b));
-  }
-
-  /** The state column: the host's flags the domain models outside the upstream columns. */
-  private static String stateJson(HostSnapshot h) {
-    ObjectNode state = JSON.createObjectNode();
-    state.put("day2", h.day2());
-    state.put("media_disconnected", h.mediaDisconnected());
-    state.put("timestamp", h.hostTimestamp());
-    state.put("connection_timed_out", h.connectionTimedOut());
-    state.put("stage_timed_out", h.stageTimedOut());
-    if (h.agentUpgradeFailed() != null) {
-      state.put("agent_upgrade_failed", h.agentUpgradeFailed());
-    }
-    if (h.reclaimBootArtifacts() != null) {
-      state.put("reclaim_boot_artifacts", h.reclaimBootArtifacts());
-    }
-    state.put("logs_info", h.logsInfo());
-    putInstant(state, "logs_started_at", h.logsStartedAt());
-    putInstant(state, "logs_collected_at", h.logsCollectedAt());
-    return canonical(state);
-  }
-
-  /** Whether the state column of {@code h} is that of {@code p}: every field {@link #stateJson} writes. */
-  private static boolean sameState(HostSnapshot p, HostSnapshot h) {
-    return p.day2() == h.day2() && p.mediaDisconnected() == h.mediaDisconnected()
-        && p.hostTimestamp() == h.hostTimestamp() && p.connectionTimedOut() == h.connectionTimedOut()
-        && p.stageTimedOut() == h.stageTimedOut() && same(p.agentUpgradeFailed(), h.agentUpgradeFailed())
-        && same(p.reclaimBootArtifacts(), h.reclaimBootArtifacts()) && same(p.logsInfo(), h.logsInfo())
-        && same(p.logsStartedAt(), h.logsStartedAt()) && same(p.logsCollectedAt(), h.logsCollectedAt());
-  }
-
-  /** The step_results column: the results the domain models, and those it keeps as they came. */
-  private static String stepResultsJson(HostRecord r) {
-    HostSnapshot h = r.snapshot();
-    ObjectNode results = object(r.otherResults());
-    if (h.ntpSources() != null) {
-      results.set("ntp_sources", JSON.valueToTree(h.ntpSources()));
-    }
-    if (h.domainResolutions() != null) {
-      results.set("domain_name_resolutions", JSON.valueToTree(h.domainResolutions()));
-    }
-    if (!h.imagesStatus().isEmpty()) {
-      results.set("images_status", JSON.valueToTree(h.imagesStatus()));
-    }
-    if (!h.diskSpeeds().isEmpty()) {
-      ArrayNode disks = results.putArray("disks_info");
-      new TreeMap<>(h.diskSpeeds()).forEach((path, sp) -> {
-        ObjectNode d = disks.addObject();
-        d.put("path", path);
-        d.putObject("disk_speed").put("tested", sp.tested()).put("exit_code", sp.exitCode()).put("speed_ms", sp.speedMs());
-      });
-    }
-    if (h.apiVipConnectivity() != null) {
-      results.set("api_vip_connectivity", JSON.valueToTree(h.apiVipConnectivity()));
-    }
-    if (h.tangConnectivity() != null) {
-      results.set("tang_connectivity", JSON.valueToTree(h.tangConnectivity()));
-    }
-    if (!h.vipVerifications().isEmpty()) {
-      results.set("vips_verification", JSON.valueToTree(new TreeMap<>(h.vipVerifications())));
-    }
-    if (!h.vipsFree().isEmpty()) {
-      results.set("vips_free", JSON.valueToTree(new TreeMap<>(h.vipsFree())));
-    }
-    return canonical(results);
-  }
-
-  /** Whether the step_results column of {@code r} is that of {@code prev}: every field {@link #stepResultsJson} writes. */
-  private static boolean sameResults(HostRecord prev, HostRecord r) {
-    HostSnapshot p = prev.snapshot();
-    HostSnapshot h = r.snapshot();
-    return same(prev.otherResults(), r.otherResults()) && same(p.ntpSources(), h.ntpSources())
-        && same(p.domainResolutions(), h.domainResolutions()) && same(p.imagesStatus(), h.imagesStatus())
-        && same(p.diskSpeeds(), h.diskSpeeds()) && same(p.apiVipConnectivity(), h.apiVipConnectivity())
-        && same(p.tangConnectivity(), h.tangConnectivity()) && same(p.vipVerifications(), h.vipVerifications())
-        && same(p.vipsFree(), h.vipsFree());
-  }
-
-  /** Upstream host-progress-info; null when the host never reported progress. */
-  static String progressJson(HostProgress p) {
-    if (p == null || p.equals(HostProgress.NONE)) {
-      return null;
-    }
-    ObjectNode o = JSON.createObjectNode();
-    o.put("current_stage", p.currentStage() == null ? "" : p.currentStage().wire());
-    o.put("progress_info", p.progressInfo());
-    putInstant(o, "stage_started_at", p.stageStartedAt());
-    putInstant(o, "stage_updated_at", p.stageUpdatedAt());
-    o.put("installation_percentage", p.installationPercentage());
-    return canonical(o);
   }
 
   static HostProgress progress(String json) {
@@ -549,7 +461,7 @@ public final class SnapshotMapper {
     return l;
   }
 
-  private static void putInstant(ObjectNode o, String k, Instant t) {
+  static void putInstant(ObjectNode o, String k, Instant t) {
     if (t != null) {
       o.put(k, t.toString());
     }
