@@ -99,12 +99,7 @@ class BrainStoreTest {
       await(Migrations.apply(pool));
       UUID cluster = UUID.randomUUID();
       UUID infraEnv = UUID.randomUUID();
-      OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-      await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
-          new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
-          "secret"));
-      await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
-          + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now)));
+      clusterWithInfraEnv(pool, cluster, infraEnv);
       BrainStore store = new BrainStore(pool);
       UUID host = UUID.randomUUID();
 
@@ -154,12 +149,7 @@ class BrainStoreTest {
       await(Migrations.apply(pool));
       UUID cluster = UUID.randomUUID();
       UUID infraEnv = UUID.randomUUID();
-      OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-      await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
-          new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
-          "secret"));
-      await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
-          + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now)));
+      clusterWithInfraEnv(pool, cluster, infraEnv);
       BrainStore store = new BrainStore(pool);
       List<UUID> hosts = new java.util.ArrayList<>();
       Work first = new Work(await(store.load(WorkKey.cluster(cluster))), Instant.now());
@@ -211,6 +201,16 @@ class BrainStoreTest {
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
+  }
+
+  /** A cluster ready to install and an infra-env bound to it, as rows. */
+  private static void clusterWithInfraEnv(Pool pool, UUID cluster, UUID infraEnv) throws Exception {
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
+        new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
+        "secret"));
+    await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
+        + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now)));
   }
 
   private static Inventory inventory(String hostname) {
