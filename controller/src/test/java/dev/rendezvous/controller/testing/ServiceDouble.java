@@ -416,6 +416,7 @@ public final class ServiceDouble implements AutoCloseable {
     }
     if (stage == HostStage.FAILED) {
       h.status = "error";
+      remember();
       return new Object[] {200, null};
     }
     if (!List.of("installing", "installing-in-progress", "installing-pending-user-action").contains(h.status)) {

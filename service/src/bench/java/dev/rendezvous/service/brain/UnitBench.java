@@ -147,7 +147,7 @@ public final class UnitBench {
     long t0 = System.nanoTime();
     w.writes().forEach((id, s) -> {
       if (!w.isNew(id)) {
-        BrainStore.hostChanges(s, w.writesAsCached().get(id), state.stored().get(id));
+        BrainStore.hostChanges(s, state.stored().get(id));
       }
     });
     Loaded after = w.committed();

@@ -410,8 +410,7 @@ final class BrainStore {
     for (UUID hostId : written) {
       StoredHost s = w.writes().get(hostId);
       all.add(w.isNew(hostId) ? insertHost(conn, s, now)
-          : updateHost(conn, s, w.writesAsCached().get(hostId), base.stored().get(hostId),
-              base.hosts().get(hostId).rowVersion(), now));
+          : updateHost(conn, s, base.stored().get(hostId), base.hosts().get(hostId).rowVersion(), now));
     }
     if (w.clusterChanged()) {
       all.add(updateCluster(conn, w.clusterRecord(), base.cluster(), now));
@@ -454,19 +453,18 @@ final class BrainStore {
   record Assign(String sql, Object value) {}
 
   /**
-   * Updates only the columns that differ from {@code was} (all of them when the row as stored is unknown),
-   * compared by {@code cached}, the row {@code s} as the cache will keep it (tokens against tokens),
+   * Updates only the columns that differ from {@code was} (all of them when the row as stored is unknown; a large
+   * document by its token: one carried over unchanged holds the cached row's, a new text has none),
    * guarded by the row version. checked_in_at and the host clock only move forward: a check-in written
    * meanwhile without a version bump is kept.
    */
-  private static Future<?> updateHost(SqlConnection conn, StoredHost s, StoredHost cached, StoredHost was, long version,
-      OffsetDateTime now) {
-    return guardedUpdate(conn, "hosts", hostChanges(s, cached, was), Arrays.asList(s.id(), s.infraEnvId(), version, now),
+  private static Future<?> updateHost(SqlConnection conn, StoredHost s, StoredHost was, long version, OffsetDateTime now) {
+    return guardedUpdate(conn, "hosts", hostChanges(s, was), Arrays.asList(s.id(), s.infraEnvId(), version, now),
         "updated_at = $4, row_version = row_version + 1 WHERE id = $1 AND infra_env_id = $2 AND row_version = $3");
   }
 
   /** The columns of host row {@code s} to write, as {@link #updateHost} says; no I/O (UnitBench times it). */
-  static List<Assign> hostChanges(StoredHost s, StoredHost cached, StoredHost was) {
+  static List<Assign> hostChanges(StoredHost s, StoredHost was) {
     List<Assign> set = new ArrayList<>();
     col(set, was == null || !Objects.equals(s.clusterId(), was.clusterId()), "cluster_id = $", s.clusterId());
     col(set, was == null || !Objects.equals(s.status(), was.status()), "status = $", s.status());
@@ -484,17 +482,17 @@ final class BrainStore {
         "installation_disk_path = $", s.installationDiskPath());
     col(set, was == null || !Objects.equals(s.discoveryAgentVersion(), was.discoveryAgentVersion()),
         "discovery_agent_version = $", s.discoveryAgentVersion());
-    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, cached), "inventory = " + DOC, s.inventory());
-    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, cached), "connectivity = " + DOC,
+    doc(set, was == null || !was.sameDocument(StoredHost.INVENTORY, s), "inventory = " + DOC, s.inventory());
+    doc(set, was == null || !was.sameDocument(StoredHost.CONNECTIVITY, s), "connectivity = " + DOC,
         s.connectivity());
-    doc(set, was == null || !was.sameDocument(StoredHost.VALIDATIONS_INFO, cached),
+    doc(set, was == null || !was.sameDocument(StoredHost.VALIDATIONS_INFO, s),
         "validations_info = " + DOC, s.validationsInfo());
-    doc(set, was == null || !was.sameDocument(StoredHost.PROGRESS, cached), "progress = " + DOC + "::jsonb",
+    doc(set, was == null || !was.sameDocument(StoredHost.PROGRESS, s), "progress = " + DOC + "::jsonb",
         s.progress());
-    doc(set, was == null || !was.sameDocument(StoredHost.STEP_RESULTS, cached), "step_results = " + DOC + "::jsonb",
+    doc(set, was == null || !was.sameDocument(StoredHost.STEP_RESULTS, s), "step_results = " + DOC + "::jsonb",
         s.stepResults());
-    doc(set, was == null || !was.sameDocument(StoredHost.SPEC, cached), "spec = " + DOC + "::jsonb", s.spec());
-    doc(set, was == null || !was.sameDocument(StoredHost.STATE, cached), "state = " + DOC + "::jsonb"
+    doc(set, was == null || !was.sameDocument(StoredHost.SPEC, s), "spec = " + DOC + "::jsonb", s.spec());
+    doc(set, was == null || !was.sameDocument(StoredHost.STATE, s), "state = " + DOC + "::jsonb"
         + " || jsonb_build_object('timestamp', GREATEST(COALESCE((hosts.state->>'timestamp')::bigint, 0),"
         + " (" + DOC + "::jsonb->>'timestamp')::bigint))", s.state());
     col(set, was == null || !Objects.equals(s.checkedInAt(), was.checkedInAt()), "checked_in_at = GREATEST(hosts.checked_in_at, $)",

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -142,19 +143,20 @@ public final class SnapshotMapper {
       String inventoryText) {
     HostSnapshot h = r.snapshot();
     HostSnapshot p = prev == null || prevStored == null ? null : prev.snapshot();
-    String inventory = p != null && same(p.inventory(), h.inventory()) ? prevStored.inventory()
-        : h.inventory() == null ? null : inventoryText != null ? inventoryText : StepOutputs.toJson(h.inventory());
-    String connectivity = p != null && same(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
-        : h.connectivity() == null ? null : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
-    String validations = p != null && same(p.validationsInfo(), h.validationsInfo()) ? prevStored.validationsInfo()
-        : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
     // every document the same as in the row as stored is carried, never made again: the cache tells a new text from
     // the stored one by its token alone (StoredHost), and a text made again would be written again
-    String progress = p != null && same(p.progress(), h.progress()) ? prevStored.progress()
+    String inventory = p != null && Objects.equals(p.inventory(), h.inventory()) ? prevStored.inventory()
+        : h.inventory() == null ? null : inventoryText != null ? inventoryText : StepOutputs.toJson(h.inventory());
+    String connectivity = p != null && Objects.equals(p.connectivity(), h.connectivity()) ? prevStored.connectivity()
+        : h.connectivity() == null ? null
+        : connectivityText != null ? connectivityText : StepOutputs.toJson(h.connectivity());
+    String validations = p != null && Objects.equals(p.validationsInfo(), h.validationsInfo())
+        ? prevStored.validationsInfo() : h.validationsInfo() == null ? null : h.validationsInfo().toJson();
+    String progress = p != null && Objects.equals(p.progress(), h.progress()) ? prevStored.progress()
         : HostDocuments.progress(h.progress());
     String stepResults = p != null && HostDocuments.sameStepResults(prev, r) ? prevStored.stepResults()
         : HostDocuments.stepResults(r);
-    String spec = p != null && same(prev.spec(), r.spec()) ? prevStored.spec() : r.spec();
+    String spec = p != null && Objects.equals(prev.spec(), r.spec()) ? prevStored.spec() : r.spec();
     String stateJson = p != null && HostDocuments.sameState(p, h) ? prevStored.state() : HostDocuments.state(h);
     return new StoredHost(h.id(), h.infraEnvId(), h.clusterId(), h.status().wire(), h.statusInfo(),
         h.statusUpdatedAt(), h.role().wire(), h.suggestedRole() == null ? null : h.suggestedRole().wire(),
@@ -162,10 +164,6 @@ public final class SnapshotMapper {
         h.discoveryAgentVersion(), inventory, connectivity, validations, progress, stepResults, spec, stateJson,
         h.checkedInAt(), h.registeredAt(), r.rowVersion(), h.staticNetworking(),
         StoredHost.carried(prevStored, inventory, connectivity, validations, progress, stepResults, spec, stateJson));
-  }
-
-  private static boolean same(Object a, Object b) {
-    return a == b || (a != null && a.equals(b));
   }
 
   static HostProgress progress(String json) {

@@ -153,9 +153,9 @@ public record StoredHost(
   }
 
   /**
-   * Whether document {@code doc} ({@link #INVENTORY} ... {@link #STATE}) of this row equals that of {@code other},
-   * both in the cache's form (a row to write, compacted, against the row as cached): short texts by their text, large
-   * ones by their tokens. A whole large text is not known to equal a token, so it counts as changed.
+   * Whether document {@code doc} ({@link #INVENTORY} ... {@link #STATE}) of this row, as cached, equals that of
+   * {@code other}, a row to write: short texts by their text, large ones by their tokens (a document carried over
+   * holds the cached row's). A whole large text is not known to equal a token, so it counts as changed.
    */
   boolean sameDocument(int doc, StoredHost other) {
     String mine = document(doc);

@@ -562,20 +562,6 @@ final class Work {
     return writes;
   }
 
-  private Map<UUID, StoredHost> writesAsCached;
-
-  /**
-   * The rows to write as the cache will keep them ({@link StoredHost#compact()}: large documents as tokens), computed
-   * once: the commit finds a host's changed columns by them and the cache takes the same rows after it.
-   */
-  Map<UUID, StoredHost> writesAsCached() {
-    if (writesAsCached == null) {
-      writesAsCached = new LinkedHashMap<>();
-      writes().forEach((id, s) -> writesAsCached.put(id, s.compact()));
-    }
-    return writesAsCached;
-  }
-
   boolean clusterChanged() {
     return cluster != null && base.cluster() != null && !base.cluster().sameContent(cluster);
   }
@@ -604,7 +590,7 @@ final class Work {
           c.installCompletedAt(), c.progress());
     }
     Map<UUID, StoredHost> stored = new LinkedHashMap<>();
-    writesAsCached().forEach((id, s) -> stored.put(id, s.withRowVersion(bumped.get(id).rowVersion())));
+    writes().forEach((id, s) -> stored.put(id, s.withRowVersion(bumped.get(id).rowVersion()).compact()));
     // the commit bumped the key's version once when it wrote any host (BrainStore.commit)
     return new Loaded(base.key(), tenant, c, base.hostTable().with(bumped), staticNetworking,
         base.storedTable().with(stored), writes().isEmpty() ? base.hostsVersion() : base.hostsVersion() + 1,
