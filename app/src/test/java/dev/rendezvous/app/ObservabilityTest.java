@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * values; every SQL query of the events dashboard runs as the read-only role (which can read nothing else). And the
  * fleet page, open in headless Chromium during the installs, shows the states and new events without a reload.
  */
+@ExtendWith(NetnsExclusive.Shared.class)
 class ObservabilityTest {
   private static final HttpClient HTTP = HttpClient.newHttpClient();
   @TempDir Path dir;

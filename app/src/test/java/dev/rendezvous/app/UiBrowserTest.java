@@ -25,6 +25,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The web UI Rendezvous serves at {@code /} (upstream's Assisted Installer UI library in our shell, the rendezvous-ui
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * here through the API: what the page did is what the service holds, the downloaded kubeconfig is the API's, and no
  * request of the page was answered 404 or 5xx. Screenshots of every step in target/ui-screens.
  */
+@ExtendWith(NetnsExclusive.Shared.class)
 class UiBrowserTest {
   static final Path SCREENS = Path.of("target", "ui-screens").toAbsolutePath();
 
