@@ -130,7 +130,7 @@ public final class UnitBench {
     unit(w -> rules.register(w, id, INFRA_ENV, CLUSTER, "bench", now));
   }
 
-  /** One unit as {@link Brain#attempt} runs it, the commit itself left out. */
+  /** One unit as {@link UnitRunner#attempt} runs it, the commit itself left out. */
   private void unit(Consumer<Work> body) {
     now = now.plusMillis(10);
     Work w = new Work(state, now);
@@ -147,7 +147,7 @@ public final class UnitBench {
     long t0 = System.nanoTime();
     w.writes().forEach((id, s) -> {
       if (!w.isNew(id)) {
-        BrainStore.hostChanges(s, state.stored().get(id));
+        RowWrites.hostChanges(s, state.stored().get(id));
       }
     });
     Loaded after = w.committed();

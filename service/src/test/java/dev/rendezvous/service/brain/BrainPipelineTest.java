@@ -129,9 +129,9 @@ class BrainPipelineTest {
     double parsedBefore = brain.outputsParsedAhead();
     brain.handleBatch(burst).await(60, TimeUnit.SECONDS);
 
-    assertEquals(Brain.PIPELINE_CHUNKS, units.get() - before, "the batch ran as pipelined units");
+    assertEquals(UnitRunner.PIPELINE_CHUNKS, units.get() - before, "the batch ran as pipelined units");
     assertEquals(burst.size(), brain.outputsParsedAhead() - parsedBefore, "their inventories parsed off the lane");
-    assertEquals(Brain.PIPELINE_CHUNKS, transactionsClaiming(burst));
+    assertEquals(UnitRunner.PIPELINE_CHUNKS, transactionsClaiming(burst));
     assertLastRepliesStored(burst, last);
   }
 
