@@ -7,11 +7,19 @@ import java.util.function.Supplier;
 final class Await {
   private Await() {}
 
+  /** Waits this long or longer are printed (to the class's output file): where a slow test spends its time. */
+  private static final long REPORTED_NANOS = 2_000_000_000L;
+
   static <T> T until(String what, Duration timeout, Supplier<T> probe) {
-    long deadline = System.nanoTime() + timeout.toNanos();
+    long start = System.nanoTime();
+    long deadline = start + timeout.toNanos();
     while (true) {
       T v = probe.get();
       if (v != null && !Boolean.FALSE.equals(v)) {
+        long took = System.nanoTime() - start;
+        if (took >= REPORTED_NANOS) {
+          System.out.printf("awaited %.1f s: %s%n", took / 1e9, what);
+        }
         return v;
       }
       if (System.nanoTime() > deadline) {
