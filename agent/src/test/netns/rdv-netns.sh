@@ -33,7 +33,9 @@ check() {
   command -v ip >/dev/null || die "ip (iproute2) is not installed"
   local ns=rdv-check-$$
   ip netns add "$ns" || die "ip netns add failed"
-  trap 'ip netns del '"$ns"' 2>/dev/null || true; ip link del rdv-chk-br 2>/dev/null || true' RETURN
+  # the veth's root end first: deleted with its namespace, the kernel removes it later, after this returns
+  trap 'ip link del rdv-chk-v 2>/dev/null || true; ip netns del '"$ns"' 2>/dev/null || true
+        ip link del rdv-chk-br 2>/dev/null || true' RETURN
   ip link add rdv-chk-br type bridge || die "cannot create a bridge"
   ip link add rdv-chk-v type veth peer name rdv-chk-p || die "cannot create a veth pair"
   ip link set rdv-chk-p netns "$ns"
@@ -93,6 +95,10 @@ down() {
       sleep 1
       kill -9 $(ip netns pids "$ns" 2>/dev/null || true) 2>/dev/null || true
     fi
+    # each veth's root end now, so both ends are gone when this returns: deleted with its namespace, the kernel
+    # removes it later, and whatever runs next on the machine (Chromium) sees the interfaces still change
+    local i=${ns#"$PREFIX"}
+    ip link del "rdv-v$i-br" 2>/dev/null || true
     ip netns del "$ns"
   done
   ip link del "$BRIDGE" 2>/dev/null || true

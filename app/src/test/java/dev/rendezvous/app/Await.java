@@ -18,7 +18,7 @@ final class Await {
       if (v != null && !Boolean.FALSE.equals(v)) {
         long took = System.nanoTime() - start;
         if (took >= REPORTED_NANOS) {
-          System.out.printf("awaited %.1f s: %s%n", took / 1e9, what);
+          System.out.printf(java.util.Locale.ROOT, "awaited %.1f s: %s%n", took / 1e9, what);
         }
         return v;
       }

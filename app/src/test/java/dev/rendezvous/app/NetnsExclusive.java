@@ -1,5 +1,6 @@
 package dev.rendezvous.app;
 
+import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.Path;
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Chromium aborts every request it has in flight, loopback too, with {@code net::ERR_NETWORK_CHANGED} when they
  * change. A class that drives Chromium takes the same lock {@link Shared shared}: Chromium classes run beside each
  * other, never beside a namespace class.
+ *
+ * <p>One JVM holds one such lock at a time: a second lock of the same file in the same JVM (a {@code @Nested} class of
+ * an annotated one, or JUnit's parallel mode) throws {@link java.nio.channels.OverlappingFileLockException}.
  */
 class NetnsExclusive implements BeforeAllCallback, AfterAllCallback {
   private static final Path LOCK_FILE = Path.of(System.getProperty("java.io.tmpdir"), "rdv-netns-tests.lock");
@@ -46,7 +50,13 @@ class NetnsExclusive implements BeforeAllCallback, AfterAllCallback {
     FileChannel channel = FileChannel.open(LOCK_FILE, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     long asked = System.nanoTime();
-    FileLock lock = channel.lock(0, Long.MAX_VALUE, shared); // waits while the other JVM's class holds it
+    FileLock lock;
+    try {
+      lock = channel.lock(0, Long.MAX_VALUE, shared); // waits while the other JVM's class holds it
+    } catch (IOException | RuntimeException e) {
+      channel.close();
+      throw e;
+    }
     long waited = (System.nanoTime() - asked) / 1_000_000_000L;
     if (waited > 0) {
       System.out.printf("%s waited %d s for the network namespaces (%s)%n", context.getDisplayName(), waited,
@@ -59,8 +69,7 @@ class NetnsExclusive implements BeforeAllCallback, AfterAllCallback {
   public void afterAll(ExtensionContext context) throws Exception {
     FileLock lock = context.getStore(STORE).remove("lock", FileLock.class);
     if (lock != null) {
-      lock.release();
-      lock.channel().close();
+      lock.channel().close(); // lets the lock go too
     }
   }
 }

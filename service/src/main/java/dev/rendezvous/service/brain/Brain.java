@@ -109,7 +109,7 @@ public final class Brain {
     this.pacing = factor;
   }
 
-  double pacing() {
+  double pacingFactor() {
     return pacing.getAsDouble();
   }
 
@@ -233,7 +233,6 @@ public final class Brain {
     return units.committedUnitEvents();
   }
 
-
   /** Hosts held in the cache (a gauge: the brain's memory grows with these, not with parked or idle keys). */
   public double cachedHosts() {
     return cache.hostCount();
@@ -277,7 +276,6 @@ public final class Brain {
     cache.hostMoved(infraEnvId, hostId);
   }
 
-
   // ------------------------------------------------------------------------------------------- handlers
 
   /** One bus event (registrations, replies, progress, actions, reports; presence too), as a batch of one. */
@@ -312,11 +310,11 @@ public final class Brain {
       done.add(presence(presence));
     }
     return Future.all(targets).compose(v -> {
-      Map<WorkKey, List<Apply>> units = new java.util.LinkedHashMap<>();
+      Map<WorkKey, List<Apply>> byKey = new java.util.LinkedHashMap<>();
       for (Future<Optional<EventRouting.Target>> t : targets) {
-        t.result().ifPresent(x -> units.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x.apply()));
+        t.result().ifPresent(x -> byKey.computeIfAbsent(x.key(), k -> new ArrayList<>()).add(x.apply()));
       }
-      units.forEach((key, applies) -> done.add(runEvents(key, applies)));
+      byKey.forEach((key, applies) -> done.add(runEvents(key, applies)));
       return Future.all(done).mapEmpty();
     });
   }

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
  * as {@link PipelinedUnits}.
  */
 final class UnitRunner {
-  private static final Logger LOG = LoggerFactory.getLogger(UnitRunner.class);
+  private static final Logger LOG = LoggerFactory.getLogger(Brain.class); // the brain's log lines, as before
   static final int MAX_ATTEMPTS = 4;
   /** After a unit refreshed only some hosts of a key, the rest are refreshed this much later (once per burst). */
   static final long FULL_REFRESH_DELAY_MS = 1000;
@@ -222,7 +222,7 @@ final class UnitRunner {
     }
     w.fillsTargets(publisher::fillsTargets);
     w.targetsSettling(targetsPasses.pending(key));
-    rules.plan(w, last, brain.pacing());
+    rules.plan(w, last, brain.pacingFactor());
     if (w.targetsRetryAt() != null) {
       scheduleTargetsPass(key, Math.max(0, java.time.Duration.between(w.now, w.targetsRetryAt()).toMillis()));
     }

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Many events of one cluster in one batch run as several units, each prepared while the one before it commits
- * ({@code Brain.pipelined}). What they leave is what one unit after the other leaves: every host ends with its last
+ * ({@code UnitRunner.pipelined}). What they leave is what one unit after the other leaves: every host ends with its last
  * reply, every event is claimed; and a unit that goes stale (another writer bumped the key) drops what was prepared on
  * it, the rest running again on what the database holds.
  */
