@@ -230,6 +230,12 @@ public final class EmbeddedKafka implements AutoCloseable {
         // faster and stricter: no rebalance grace, topics only through TopicSetup
         p.put("group.initial.rebalance.delay.ms", "0");
         p.put("auto.create.topics.enable", "false");
+        // after a crash the restarted broker cannot register until the controller has fenced the dead one's session
+        // (DUPLICATE_BROKER_REGISTRATION until then): at Kafka's 9 s that was most of a restart. Broker and controller
+        // share this JVM, so the old session is always a dead process's; a heartbeat a second, fenced after 4.5 s
+        // without one (the default ratio), leaves room for a busy JVM's pauses
+        p.put("broker.heartbeat.interval.ms", "1000");
+        p.put("broker.session.timeout.ms", "4500");
         // a small footprint: this broker shares a few cores with everything else
         p.put("num.network.threads", "2");
         p.put("num.io.threads", "4");
