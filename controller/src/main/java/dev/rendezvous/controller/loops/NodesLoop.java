@@ -8,8 +8,10 @@ import dev.rendezvous.controller.support.RepeatingTask;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.slf4j.event.Level;
@@ -43,7 +45,7 @@ public final class NodesLoop {
    * behind the host's (Joined after Done: refused 409, an ERROR line). A restarted controller starts from the
    * service's stages alone, as before.
    */
-  private final java.util.Map<String, HostStage> accepted = new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<String, HostStage> accepted = new ConcurrentHashMap<>();
 
   public NodesLoop(ControllerContext ctx, boolean removeUninitializedTaint) {
     this.ctx = ctx;

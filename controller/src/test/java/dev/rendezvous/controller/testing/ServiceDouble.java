@@ -208,10 +208,14 @@ public final class ServiceDouble implements AutoCloseable {
     remember();
   }
 
-  /** The hosts' stages and statuses at one moment, for reads that lag behind. */
-  private record Seen(long atMillis, Map<String, HostStage> stages, Map<String, String> statuses) {}
+  /** A host's stage and status at one moment, for reads that lag behind. */
+  private record Shown(HostStage stage, String status) {}
+
+  /** The hosts at one moment. */
+  private record Seen(long atMillis, Map<String, Shown> hosts) {}
 
   private long readLagMillis;
+  /** The moments a lagged read may still show: the newest one at least the lag old, and every later one. */
   private final List<Seen> seen = new ArrayList<>();
 
   /**
@@ -226,29 +230,24 @@ public final class ServiceDouble implements AutoCloseable {
 
   private void remember() {
     if (readLagMillis > 0) {
-      Map<String, HostStage> stages = new java.util.HashMap<>();
-      Map<String, String> statuses = new java.util.HashMap<>();
-      hosts.values().forEach(h -> {
-        stages.put(h.id, h.stage);
-        statuses.put(h.id, h.status);
-      });
-      seen.add(new Seen(System.currentTimeMillis(), stages, statuses));
+      Map<String, Shown> now = new java.util.HashMap<>();
+      hosts.values().forEach(h -> now.put(h.id, new Shown(h.stage, h.status)));
+      seen.add(new Seen(System.currentTimeMillis(), now));
     }
   }
 
-  /** What a read shows now: the latest moment at least the lag old (the first one when none is). */
+  /** What a read shows now: the latest moment at least the lag old (the first one kept when none is). */
   private Seen lagged() {
     if (readLagMillis <= 0 || seen.isEmpty()) {
       return null;
     }
     long until = System.currentTimeMillis() - readLagMillis;
-    Seen shown = seen.get(0);
-    for (Seen s : seen) {
-      if (s.atMillis() <= until) {
-        shown = s;
-      }
+    int shown = 0;
+    for (int i = 1; i < seen.size() && seen.get(i).atMillis() <= until; i++) {
+      shown = i;
     }
-    return shown;
+    seen.subList(0, shown).clear(); // the moments before it are never shown again
+    return seen.get(0);
   }
 
   // ---- what happened ----------------------------------------------------------------------------------------
@@ -493,10 +492,11 @@ public final class ServiceDouble implements AutoCloseable {
 
   private ArrayNode hostsJson(boolean withInventory) {
     ArrayNode a = JSON.createArrayNode();
-    Seen shown = lagged();
+    Seen lagged = lagged();
     for (HostState h : hosts.values()) {
-      String status = shown != null && shown.statuses().containsKey(h.id) ? shown.statuses().get(h.id) : h.status;
-      HostStage stage = shown != null && shown.stages().containsKey(h.id) ? shown.stages().get(h.id) : h.stage;
+      Shown shown = lagged == null ? null : lagged.hosts().get(h.id);
+      String status = shown == null ? h.status : shown.status();
+      HostStage stage = shown == null ? h.stage : shown.stage();
       ObjectNode o = a.addObject();
       o.put("id", h.id);
       o.put("infra_env_id", h.infraEnvId);
