@@ -102,6 +102,7 @@ public final class Rendezvous implements AutoCloseable {
   /** {@code env} is what module configs read beside the flags (RDV_GATEWAY_*, ...). */
   public static Rendezvous start(AppConfig c, Map<String, String> env) throws Exception {
     long t0 = System.nanoTime();
+    StartupPhases phases = new StartupPhases(System::nanoTime);
     Files.createDirectories(c.dataDir());
     // The two servers start in parallel: together they are most of the start-up time.
     CompletableFuture<EmbeddedPostgresServer> pgStart = CompletableFuture.supplyAsync(() -> {
@@ -126,9 +127,11 @@ public final class Rendezvous implements AutoCloseable {
     try {
       pg = pgStart.join();
       kafka = kafkaStart.join();
+      phases.mark("embedded servers");
       String dbUrl = pg != null ? pg.connectionUri() : c.databaseUrl();
       String bootstrap = kafka != null ? kafka.bootstrapServers() : c.bus().bootstrapServers();
       TopicSetup.ensure(bootstrap, c.bus().partitions(), c.bus().replication(), c.bus().setupTimeout());
+      phases.mark("topics");
 
       Observability observability = new Observability();
       vertx = observability.newVertx(new VertxOptions());
@@ -144,6 +147,7 @@ public final class Rendezvous implements AutoCloseable {
       Pool pool = Database.pool(vertx, dbUrl, 16, "api");
       List<String> applied = Migrations.apply(pool).await(60, TimeUnit.SECONDS);
       LOG.atDebug().addKeyValue("applied", applied).log("database migrated");
+      phases.mark("migrations");
 
       TokenStore tokens = new TokenStore(pool);
       Path adminTokenFile = c.dataDir().resolve("admin-token");
@@ -156,6 +160,7 @@ public final class Rendezvous implements AutoCloseable {
         }
         ensureAdminToken(tokens, adminTokenFile);
       }
+      phases.mark("tokens");
       ReleaseCatalog catalog = c.service().releaseCatalog() == null ? ReleaseCatalog.builtIn()
           : ReleaseCatalog.fromFile(c.service().releaseCatalog());
       BusProducer producer = new BusProducer(bootstrap, "rdv-service");
@@ -174,6 +179,7 @@ public final class Rendezvous implements AutoCloseable {
       Pool brainPool = Database.pool(vertx, dbUrl, 16, "brain");
       BrainConsumer brain = new BrainConsumer(vertx, brainPool, producer, bootstrap, c.service());
       opened.push(brain);
+      phases.mark("brain");
       RestApi.BusPublisher publisher =
           (topic, event) -> Future.fromCompletionStage(producer.publish(topic, event), vx.getOrCreateContext()).mapEmpty();
       ClusterArtifactsGenerator generator = generator(c);
@@ -192,8 +198,10 @@ public final class Rendezvous implements AutoCloseable {
           .catalog(new dev.rendezvous.service.api.CatalogApi(pool, catalog, c.service().domainConfig().hardware(),
               VERSION, List.of()));
       EventFeed feed = new EventFeed(vertx, pool);
+      phases.mark("REST API");
       feed.start(200).await(30, TimeUnit.SECONDS);
       opened.push(feed::stop);
+      phases.mark("event feed");
       api.eventStream(new EventStreamApi(vertx, feed, c.eventStreamMaxPending(), 15_000));
       io.micrometer.core.instrument.Gauge.builder("rdv.event.stream.readers", feed, EventFeed::readers)
           .description("Clients following the live event stream on this instance").register(observability.registry());
@@ -211,8 +219,10 @@ public final class Rendezvous implements AutoCloseable {
       // Closed first to last: stop consuming, stop relaying, then flush the producer.
       List<AutoCloseable> busClients;
       GatewayConfig gatewayConfig = gatewayConfig(c, env);
+      phases.mark("event metrics and relay");
       Gateway gateway = Gateway.start(vertx, gatewayConfig, e -> producer.publish(e), bootstrap, observability.registry())
           .await(60, TimeUnit.SECONDS);
+      phases.mark("gateway");
       // back-pressure: while the brain is behind, agents (through the gateway) and re-pushes slow down
       BackPressure pressure = new BackPressure(brain::backlog, brain::handledCount, brain::behindSeconds,
           c.pressureBacklogEvents(), c.pressureBehind().toMillis() / 1000.0, c.pressureMaxStretch(),
@@ -251,6 +261,7 @@ public final class Rendezvous implements AutoCloseable {
       // answered 404 (other instances' changes within 10 s)
       // (the first read done before any agent is answered, so a restart forgets nothing)
       dev.rendezvous.service.auth.InfraEnvTokenStates.follow(vertx, pool, 10_000).await(60, TimeUnit.SECONDS);
+      phases.mark("token states");
       gateway.tokenCheck(claims -> {
         if (dev.rendezvous.service.auth.InfraEnvTokenStates.isDeleted(claims.infraEnvId())) {
           return dev.rendezvous.gateway.TokenCheck.Verdict.INFRA_ENV_DELETED;
@@ -276,6 +287,7 @@ public final class Rendezvous implements AutoCloseable {
           c.service().authDisabled())).downloads(FleetMetrics.imageDownloads(observability.registry())::downloaded)
           .serverOptions(tls == null ? new HttpServerOptions() : tls.apply(new HttpServerOptions())))
           .await(60, TimeUnit.SECONDS);
+      phases.mark("image server");
       FleetMetrics fleetMetrics = new FleetMetrics(vertx, pool, bootstrap, observability.registry(),
           List.of(dev.rendezvous.service.consumers.BrainConsumer.GROUP, EventMetrics.GROUP), new FleetMetrics.Statuses(
               java.util.Arrays.stream(dev.rendezvous.service.domain.cluster.ClusterStatus.values()).map(x -> x.wire()).toList(),
@@ -285,6 +297,7 @@ public final class Rendezvous implements AutoCloseable {
       FleetMetrics.busConsumer(observability.registry(), BrainConsumer.GROUP, brain.busConsumer());
       FleetMetrics.busConsumer(observability.registry(), EventMetrics.GROUP, eventMetrics.busConsumer());
       opened.push(fleetMetrics);
+      phases.mark("fleet metrics");
       // closed first to last, before the servers stop: metrics readers, consumers, the event feed and the relay (their
       // polls of a pool closing under them logged a WARN each), the gateway, the producer
       busClients = List.of(fleetMetrics, eventMetrics, brain, feed::stop, relay::stop,
@@ -296,10 +309,12 @@ public final class Rendezvous implements AutoCloseable {
         LOG.atWarn().log("web UI not in this build, / explains how to get it: " + uiBundle.missingReason());
       }
       dev.rendezvous.ui.UiRoutes ui = new dev.rendezvous.ui.UiRoutes(uiBundle, !c.service().authDisabled(), VERSION);
+      phases.mark("pages");
       String apiDeployment = vertx.deployVerticle(() -> new ApiVerticle(c.apiPort(), api, gateway::mount, downloads::mount, serverOptions, pool,
               bs, observability, c.agentJar(), ui),
               new DeploymentOptions().setInstances(Math.max(1, Runtime.getRuntime().availableProcessors())))
           .await(30, TimeUnit.SECONDS);
+      phases.mark("API servers");
       // the supervisor is stopped before anything else closes: its timer must not reach a closed worker pool
       List<AutoCloseable> closing = new java.util.ArrayList<>();
       if (pg != null) {
@@ -330,8 +345,10 @@ public final class Rendezvous implements AutoCloseable {
       Vertx apiVertx = vertx;
       closing.add(() -> apiVertx.undeploy(apiDeployment).await(10, TimeUnit.SECONDS));
       closing.addAll(busClients);
+      phases.mark("site and kube faces");
       long millis = (System.nanoTime() - t0) / 1_000_000;
-      LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort()).log("rendezvous started");
+      LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort())
+          .addKeyValue("startup_phases", phases.summary()).log("rendezvous started");
       return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, closing, brain.brain());
     } catch (Exception | Error e) {
       for (AutoCloseable o : opened) {

@@ -21,14 +21,18 @@ import java.util.Map;
 /**
  * The swarm's calls to the service as a user makes them (the REST API v2 and {@code /metrics}, with the user's
  * token): clusters and infra-envs created, the agent token and CA read from a discovery Ignition, the cluster list
- * read as it streams in. Blocking (the JDK client); a restarting service is asked again for a minute, a 503 after its
- * Retry-After, as its agents do.
+ * read as it streams in. Blocking (the JDK client); a restarting service is asked again for three minutes, a 503 after
+ * its Retry-After, as its agents do.
  */
 final class FleetApi {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
   static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  /** How long a service that cannot be reached (restarting, upgraded, overloaded) is asked again. */
-  static final Duration UNREACHABLE_PATIENCE = Duration.ofMinutes(1);
+  /**
+   * How long a service that cannot be reached (restarting, upgraded, overloaded) is asked again. A rolling upgrade on
+   * one port is the old instance's stop and the new one's start: on CI's loaded machine that took over a minute (the
+   * start alone 39 s), and a minute's patience ended a swarm the upgrade was meant to carry through.
+   */
+  static final Duration UNREACHABLE_PATIENCE = Duration.ofMinutes(3);
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String PULL_SECRET = "{\"auths\":{\"cloud.openshift.com\":{\"auth\":\"ZHJ5OnJ1bg==\",\"email\":\"dry@run\"}}}";
   private final String url;
@@ -250,7 +254,7 @@ final class FleetApi {
       b.header("Authorization", "Bearer " + userToken);
     }
     HttpRequest req = b.timeout(REQUEST_TIMEOUT).build();
-    Long giveUpAt = null; // a minute after the start of the first attempt that reached no service
+    Long giveUpAt = null; // UNREACHABLE_PATIENCE after the start of the first attempt that reached no service
     for (int attempt = 1; ; attempt++) {
       long started = System.nanoTime();
       try {
@@ -285,8 +289,9 @@ final class FleetApi {
         // the instance restarting (an upgrade, a crash), also while its answer streamed in: come back, as its agents do
         if (giveUpAt == null) {
           giveUpAt = started + UNREACHABLE_PATIENCE.toNanos();
-          out.printf("%s %s: %s; trying again for a minute%n", req.method(), req.uri().getPath(),
-              e.getMessage() != null ? e.getMessage() : e); // a refused connection has no message
+          out.printf("%s %s: %s; trying again for %d minutes%n", req.method(), req.uri().getPath(),
+              e.getMessage() != null ? e.getMessage() : e, // a refused connection has no message
+              UNREACHABLE_PATIENCE.toMinutes());
         }
         if (System.nanoTime() - giveUpAt >= 0) {
           throw e;

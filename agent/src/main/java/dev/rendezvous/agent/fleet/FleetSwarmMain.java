@@ -85,7 +85,7 @@ public final class FleetSwarmMain {
       System.exit(2);
       return;
     } catch (java.io.IOException e) {
-      // the service out of reach for the minute the calls retry: say where, not a stack trace
+      // the service out of reach for as long as the calls retry: say where, not a stack trace
       System.err.println("swarm: no answer from " + config.url() + " (" + e + ")");
       System.exit(2);
       return;
