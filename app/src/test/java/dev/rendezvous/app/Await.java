@@ -7,7 +7,10 @@ import java.util.function.Supplier;
 final class Await {
   private Await() {}
 
-  /** Waits this long or longer are printed (to the class's output file): where a slow test spends its time. */
+  /**
+   * Waits this long or longer are printed (to the class's output file) with their limit: where a slow test spends its
+   * time, and which waits come near their limit on a loaded machine (the next flaky failure).
+   */
   private static final long REPORTED_NANOS = 2_000_000_000L;
 
   static <T> T until(String what, Duration timeout, Supplier<T> probe) {
@@ -18,7 +21,8 @@ final class Await {
       if (v != null && !Boolean.FALSE.equals(v)) {
         long took = System.nanoTime() - start;
         if (took >= REPORTED_NANOS) {
-          System.out.printf(java.util.Locale.ROOT, "awaited %.1f s: %s%n", took / 1e9, what);
+          System.out.printf(java.util.Locale.ROOT, "awaited %.1f s of %d s (%.0f %%): %s%n", took / 1e9,
+              timeout.toSeconds(), 100.0 * took / timeout.toNanos(), what);
         }
         return v;
       }
