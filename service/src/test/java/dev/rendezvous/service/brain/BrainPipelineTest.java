@@ -13,6 +13,8 @@ import dev.rendezvous.service.ServiceConfig;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
+import dev.rendezvous.service.repo.InfraEnvRepository;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -73,8 +75,7 @@ class BrainPipelineTest {
         + " spec, pull_secret, created_at, updated_at) VALUES ($1, 't', $2, '4.18', 'insufficient', 'new', $3,"
         + " $4::text::jsonb, '{}', $3, $3)").execute(Tuple.of(cluster, BrainFixtures.CLUSTER_NAME, now,
             BrainFixtures.readyClusterSpec())).await(30, TimeUnit.SECONDS);
-    pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at, updated_at)"
-        + " VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now))
+    InfraEnvRepository.insert(pool, new InfraEnvRow(infraEnv, "t", cluster, "ie", new JsonObject(), 1, now, now), "{}")
         .await(30, TimeUnit.SECONDS);
     brain = new Brain(vertx, pool, producer, ServiceConfig.BrainSettings.defaults().domainConfig(), Clock.systemUTC());
     brain.listener(new Brain.Listener() {

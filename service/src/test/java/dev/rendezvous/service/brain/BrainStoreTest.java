@@ -17,6 +17,8 @@ import dev.rendezvous.service.domain.validation.ValidationStatus;
 import dev.rendezvous.service.domain.validation.ValidationsInfo;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.InfraEnvRepository;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -209,8 +211,8 @@ class BrainStoreTest {
     await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
         new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
         "secret"));
-    await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
-        + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', '{}', $3, $3)").execute(Tuple.of(infraEnv, cluster, now)));
+    await(InfraEnvRepository.insert(pool, new InfraEnvRow(infraEnv, "t", cluster, "ie", new JsonObject(), 1, now, now),
+        "{}"));
   }
 
   private static Inventory inventory(String hostname) {
