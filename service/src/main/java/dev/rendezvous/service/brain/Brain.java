@@ -373,7 +373,7 @@ public final class Brain {
         HostRecord r = w.record(hostId);
         if (specChanges != null && !specChanges.isEmpty() && r != null) {
           io.vertx.core.json.JsonObject merged = new io.vertx.core.json.JsonObject(r.spec()).mergeIn(specChanges);
-          spec = SnapshotMapper.canonical(SnapshotMapper.object(merged.encode()));
+          spec = StoredJson.canonical(StoredJson.object(merged.encode()));
         }
         rules.updateHost(w, hostId, role, hostname, diskId, diskField, spec);
       }).mapEmpty();

@@ -35,9 +35,9 @@ final class HostDocuments {
       state.put("reclaim_boot_artifacts", h.reclaimBootArtifacts());
     }
     state.put("logs_info", h.logsInfo());
-    SnapshotMapper.putInstant(state, "logs_started_at", h.logsStartedAt());
-    SnapshotMapper.putInstant(state, "logs_collected_at", h.logsCollectedAt());
-    return SnapshotMapper.canonical(state);
+    StoredJson.putInstant(state, "logs_started_at", h.logsStartedAt());
+    StoredJson.putInstant(state, "logs_collected_at", h.logsCollectedAt());
+    return StoredJson.canonical(state);
   }
 
   /** Whether the state column of {@code h} is that of {@code p}: every field {@link #state} writes. */
@@ -53,7 +53,7 @@ final class HostDocuments {
   /** The step_results column: the results the domain models, and those it keeps as they came. */
   static String stepResults(HostRecord r) {
     HostSnapshot h = r.snapshot();
-    ObjectNode results = SnapshotMapper.object(r.otherResults());
+    ObjectNode results = StoredJson.object(r.otherResults());
     if (h.ntpSources() != null) {
       results.set("ntp_sources", JSON.valueToTree(h.ntpSources()));
     }
@@ -84,7 +84,7 @@ final class HostDocuments {
     if (!h.vipsFree().isEmpty()) {
       results.set("vips_free", JSON.valueToTree(new TreeMap<>(h.vipsFree())));
     }
-    return SnapshotMapper.canonical(results);
+    return StoredJson.canonical(results);
   }
 
   /** Whether the step_results column of {@code r} is that of {@code prev}: every field {@link #stepResults} writes. */
@@ -107,9 +107,9 @@ final class HostDocuments {
     ObjectNode o = JSON.createObjectNode();
     o.put("current_stage", p.currentStage() == null ? "" : p.currentStage().wire());
     o.put("progress_info", p.progressInfo());
-    SnapshotMapper.putInstant(o, "stage_started_at", p.stageStartedAt());
-    SnapshotMapper.putInstant(o, "stage_updated_at", p.stageUpdatedAt());
+    StoredJson.putInstant(o, "stage_started_at", p.stageStartedAt());
+    StoredJson.putInstant(o, "stage_updated_at", p.stageUpdatedAt());
     o.put("installation_percentage", p.installationPercentage());
-    return SnapshotMapper.canonical(o);
+    return StoredJson.canonical(o);
   }
 }

@@ -30,13 +30,13 @@ public record HostRecord(
 
   /** With one more (or replaced) step_results entry the domain does not model; {@code json} is its raw JSON. */
   public HostRecord withOtherResult(String key, String json) {
-    com.fasterxml.jackson.databind.node.ObjectNode o = SnapshotMapper.object(otherResults);
+    com.fasterxml.jackson.databind.node.ObjectNode o = StoredJson.object(otherResults);
     try {
       o.set(key, dev.rendezvous.service.domain.planning.StepOutputs.JSON.readTree(json));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalArgumentException(e);
     }
-    return new HostRecord(snapshot, rowVersion, spec, SnapshotMapper.canonical(o));
+    return new HostRecord(snapshot, rowVersion, spec, StoredJson.canonical(o));
   }
 
   /** Same content (the row version aside). */

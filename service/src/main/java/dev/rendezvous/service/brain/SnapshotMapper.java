@@ -1,6 +1,5 @@
 package dev.rendezvous.service.brain;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -43,9 +42,9 @@ public final class SnapshotMapper {
   // ------------------------------------------------------------------------------------------------ hosts
 
   public static HostRecord host(StoredHost s) {
-    ObjectNode state = object(s.state());
-    ObjectNode results = object(s.stepResults());
-    ObjectNode spec = object(s.spec());
+    ObjectNode state = StoredJson.object(s.state());
+    ObjectNode results = StoredJson.object(s.stepResults());
+    ObjectNode spec = StoredJson.object(s.spec());
     HostSnapshot.Builder b = HostSnapshot.builder(s.id(), s.infraEnvId())
         .clusterId(s.clusterId())
         .status(HostStatus.fromWire(s.status()))
@@ -115,7 +114,8 @@ public final class SnapshotMapper {
     for (String k : MODELED_RESULTS) {
       results.remove(k);
     }
-    return new HostRecord(b.build(), s.rowVersion(), s.spec() == null ? "{}" : canonical(spec), canonical(results));
+    return new HostRecord(b.build(), s.rowVersion(), s.spec() == null ? "{}" : StoredJson.canonical(spec),
+        StoredJson.canonical(results));
   }
 
   private static final List<String> MODELED_RESULTS = List.of("ntp_sources", "domain_name_resolutions",
@@ -170,7 +170,7 @@ public final class SnapshotMapper {
     if (json == null) {
       return HostProgress.NONE;
     }
-    ObjectNode o = object(json);
+    ObjectNode o = StoredJson.object(json);
     String stage = o.path("current_stage").asText("");
     return new HostProgress(stage.isEmpty() ? null : HostStage.fromWire(stage), o.path("progress_info").asText(""),
         instant(o.get("stage_started_at")), instant(o.get("stage_updated_at")),
@@ -191,8 +191,8 @@ public final class SnapshotMapper {
 
   /** The cluster's context without hosts (the unit of work adds them). */
   public static ClusterRecord cluster(StoredCluster s) {
-    ObjectNode spec = object(s.spec());
-    ObjectNode state = object(s.state());
+    ObjectNode spec = StoredJson.object(s.spec());
+    ObjectNode state = StoredJson.object(s.state());
     JsonNode prep = state.path("last_installation_preparation");
     ClusterContext.Builder b = ClusterContext.builder(s.id())
         .name(s.name())
@@ -327,21 +327,22 @@ public final class SnapshotMapper {
         putText(n, "status", o.status());
         putText(n, "status_info", o.statusInfo());
         putText(n, "version", o.version());
-        putInstant(n, "status_updated_at", o.statusUpdatedAt());
+        StoredJson.putInstant(n, "status_updated_at", o.statusUpdatedAt());
       }
     }
     if (c.finalizingStage() != null) {
       state.put("finalizing_stage", c.finalizingStage());
     }
-    putInstant(state, "finalizing_stage_started_at", c.finalizingStageStartedAt());
+    StoredJson.putInstant(state, "finalizing_stage_started_at", c.finalizingStageStartedAt());
     state.put("finalizing_stage_timed_out", c.finalizingStageTimedOut());
     state.put("logs_info", c.logsInfo());
-    putInstant(state, "controller_logs_started_at", c.controllerLogsStartedAt());
-    putInstant(state, "controller_logs_collected_at", c.controllerLogsCollectedAt());
+    StoredJson.putInstant(state, "controller_logs_started_at", c.controllerLogsStartedAt());
+    StoredJson.putInstant(state, "controller_logs_collected_at", c.controllerLogsCollectedAt());
     return new StoredCluster(c.id(), r.tenant(), c.name(), c.openshiftVersion(), c.status().wire(), c.statusInfo(),
         offset(c.statusUpdatedAt()), null,
         !withValidations || c.validationsInfo() == null ? null : c.validationsInfo().toJson(),
-        r.progress(), offset(c.installStartedAt()), offset(r.installCompletedAt()), canonical(state), r.rowVersion());
+        r.progress(), offset(c.installStartedAt()), offset(r.installCompletedAt()), StoredJson.canonical(state),
+        r.rowVersion());
   }
 
   private static void putText(ObjectNode n, String field, String v) {
@@ -360,58 +361,18 @@ public final class SnapshotMapper {
     o.put("finalizing_stage_percentage", p.finalizingStagePercentage());
     if (withHosts.finalizingStage() != null) {
       o.put("finalizing_stage", withHosts.finalizingStage());
-      putInstant(o, "finalizing_stage_started_at", withHosts.finalizingStageStartedAt());
+      StoredJson.putInstant(o, "finalizing_stage_started_at", withHosts.finalizingStageStartedAt());
       o.put("finalizing_stage_timed_out", withHosts.finalizingStageTimedOut());
     }
-    return canonical(o);
+    return StoredJson.canonical(o);
   }
 
   // -------------------------------------------------------------------------------------------- helpers
 
   /** Whether an infra-env spec has a non-empty static_network_config (its hosts then get --copy-network). */
   public static boolean hasStaticNetworking(String infraEnvSpec) {
-    JsonNode n = object(infraEnvSpec).get("static_network_config");
+    JsonNode n = StoredJson.object(infraEnvSpec).get("static_network_config");
     return n != null && ((n.isArray() && n.size() > 0) || (n.isTextual() && !n.asText().isBlank() && !n.asText().equals("[]")));
-  }
-
-  static ObjectNode object(String json) {
-    if (json == null || json.isBlank()) {
-      return JSON.createObjectNode();
-    }
-    try {
-      JsonNode n = JSON.readTree(json);
-      return n instanceof ObjectNode o ? o : JSON.createObjectNode();
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("stored JSON document does not parse: " + e.getOriginalMessage(), e);
-    }
-  }
-
-  /** A stable text form (keys sorted), so equal documents compare equal as strings. */
-  static String canonical(JsonNode n) {
-    try {
-      return JSON.writeValueAsString(sortKeys(n));
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static JsonNode sortKeys(JsonNode n) {
-    if (n instanceof ObjectNode o) {
-      ObjectNode out = JSON.createObjectNode();
-      List<String> keys = new ArrayList<>();
-      o.fieldNames().forEachRemaining(keys::add);
-      keys.sort(null);
-      for (String k : keys) {
-        out.set(k, sortKeys(o.get(k)));
-      }
-      return out;
-    }
-    if (n instanceof ArrayNode a) {
-      ArrayNode out = JSON.createArrayNode();
-      a.forEach(x -> out.add(sortKeys(x)));
-      return out;
-    }
-    return n;
   }
 
   private static String text(JsonNode o, String k) {
@@ -457,12 +418,6 @@ public final class SnapshotMapper {
     List<String> l = new ArrayList<>(s);
     l.sort(null);
     return l;
-  }
-
-  static void putInstant(ObjectNode o, String k, Instant t) {
-    if (t != null) {
-      o.put(k, t.toString());
-    }
   }
 
   private static Instant instant(JsonNode n) {

@@ -96,7 +96,7 @@ public final class UserActions {
           }
           io.vertx.core.json.JsonObject merged = new io.vertx.core.json.JsonObject(r.spec())
               .put("installer_args", new io.vertx.core.json.JsonArray(List.copyOf(args)));
-          String spec = SnapshotMapper.canonical(SnapshotMapper.object(merged.encode()));
+          String spec = StoredJson.canonical(StoredJson.object(merged.encode()));
           w.putRecord(new HostRecord(r.snapshot().toBuilder().installerArgs(args).build(), r.rowVersion(), spec,
               r.otherResults()));
           String name = r.snapshot().nameForMessages();

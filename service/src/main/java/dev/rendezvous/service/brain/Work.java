@@ -316,10 +316,10 @@ final class Work {
     HostRecord nr = r.withSnapshot(next);
     for (HostEffect e : t.effects()) {
       if (e instanceof HostEffect.RegistrationDefaults d && d.machineConfigPool() != null && !d.machineConfigPool().isEmpty()) {
-        ObjectNode spec = SnapshotMapper.object(nr.spec());
+        ObjectNode spec = StoredJson.object(nr.spec());
         if (!spec.has("machine_config_pool_name")) {
           spec.put("machine_config_pool_name", d.machineConfigPool());
-          nr = new HostRecord(next, nr.rowVersion(), SnapshotMapper.canonical(spec), nr.otherResults());
+          nr = new HostRecord(next, nr.rowVersion(), StoredJson.canonical(spec), nr.otherResults());
         }
       }
     }
