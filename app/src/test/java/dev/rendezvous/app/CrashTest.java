@@ -216,6 +216,7 @@ class CrashTest {
         child.kill();
         throw e;
       }
+      StartupLine.print("the child", log);
       return child;
     }
 

@@ -165,6 +165,7 @@ class RollingUpgradeTest {
             return false;
           }
         });
+    StartupLine.print("the instance of " + dataDir.getFileName(), dataDir.resolve("instance.log"));
   }
 
   private static List<String> statuses(Api api, String prefix) {
