@@ -3,6 +3,8 @@ package dev.rendezvous.app;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -11,22 +13,40 @@ import java.util.regex.Pattern;
  * under CI's load then says which step of start-up took it.
  */
 final class StartupLine {
-  private static final Pattern STARTED =
-      Pattern.compile("\"startup_ms\":(\\d+).*?(?:\"startup_phases\":\"([^\"]*)\")?}");
+  private static final Pattern MILLIS = Pattern.compile("\"startup_ms\":(\\d+)");
+  private static final Pattern PHASES = Pattern.compile("\"startup_phases\":\"([^\"]*)\"");
 
   private StartupLine() {}
 
+  /** Called once the child answers {@code /ready}; its line follows a moment later (the API is up first). */
   static void print(String who, Path log) {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    Optional<String> line = started(log);
+    while (line.isEmpty() && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      line = started(log);
+    }
+    if (line.isEmpty()) {
+      System.out.println(who + ": no \"rendezvous started\" line in its log 5 s after it was ready");
+      return;
+    }
+    Matcher millis = MILLIS.matcher(line.get());
+    Matcher phases = PHASES.matcher(line.get());
+    System.out.printf(Locale.ROOT, "%s started in %s: %s%n", who,
+        millis.find() ? String.format(Locale.ROOT, "%.1f s", Long.parseLong(millis.group(1)) / 1000.0) : "?",
+        phases.find() ? phases.group(1) : "(no phases logged)");
+  }
+
+  private static Optional<String> started(Path log) {
     try (var lines = Files.lines(log)) {
-      lines.filter(l -> l.contains("\"message\":\"rendezvous started\"")).reduce((a, b) -> b).ifPresent(l -> {
-        Matcher m = STARTED.matcher(l);
-        if (m.find()) {
-          System.out.printf("%s started in %.1f s: %s%n", who, Long.parseLong(m.group(1)) / 1000.0,
-              m.group(2) == null ? "(no phases logged)" : m.group(2));
-        }
-      });
+      return lines.filter(l -> l.contains("\"message\":\"rendezvous started\"")).reduce((a, b) -> b);
     } catch (IOException | RuntimeException e) {
-      System.out.println(who + ": its log unreadable (" + e + ")");
+      return Optional.empty();
     }
   }
 }

@@ -27,9 +27,13 @@ class KafkaRestartNoiseTest {
 
     Logger controllerApis = context.getLogger("kafka.server.ControllerApis");
     // as Kafka 4.3 logs it on a restart: wrapped in the future's CompletionException
-    controllerApis.error("Unexpected error handling request CONTROLLER_REGISTRATION",
+    controllerApis.error("Unexpected error handling request RequestHeader(apiKey=CONTROLLER_REGISTRATION, "
+        + "apiVersion=0, clientId=1, correlationId=0, headerVersion=2) -- ControllerRegistrationRequestData(...)",
         new CompletionException(new NotControllerException("The active controller appears to be node 1.")));
-    controllerApis.error("Unexpected error handling request BROKER_HEARTBEAT", new TimeoutException("late"));
+    controllerApis.error("Unexpected error handling request RequestHeader(apiKey=BROKER_HEARTBEAT, apiVersion=1)",
+        new TimeoutException("late"));
+    controllerApis.error("Unexpected error handling request RequestHeader(apiKey=BROKER_REGISTRATION, apiVersion=4)",
+        new CompletionException(new NotControllerException("another request: kept")));
     controllerApis.warn("a warning", new NotControllerException("not an ERROR: kept"));
     context.getLogger("kafka.server.BrokerLifecycleManager").error("elsewhere",
         new NotControllerException("another logger: kept"));
@@ -37,7 +41,10 @@ class KafkaRestartNoiseTest {
     List<String> kept = seen.list.stream().map(e -> e.getLoggerName() + " " + e.getLevel() + " " + e.getMessage())
         .toList();
     assertEquals(List.of(
-        "kafka.server.ControllerApis ERROR Unexpected error handling request BROKER_HEARTBEAT",
+        "kafka.server.ControllerApis ERROR Unexpected error handling request RequestHeader(apiKey=BROKER_HEARTBEAT, "
+            + "apiVersion=1)",
+        "kafka.server.ControllerApis ERROR Unexpected error handling request RequestHeader(apiKey=BROKER_REGISTRATION, "
+            + "apiVersion=4)",
         "kafka.server.ControllerApis WARN a warning",
         "kafka.server.BrokerLifecycleManager ERROR elsewhere"), kept);
   }
