@@ -101,7 +101,6 @@ public final class Rendezvous implements AutoCloseable {
 
   /** {@code env} is what module configs read beside the flags (RDV_GATEWAY_*, ...). */
   public static Rendezvous start(AppConfig c, Map<String, String> env) throws Exception {
-    long t0 = System.nanoTime();
     StartupPhases phases = new StartupPhases(System::nanoTime);
     Files.createDirectories(c.dataDir());
     // The two servers start in parallel: together they are most of the start-up time.
@@ -346,7 +345,7 @@ public final class Rendezvous implements AutoCloseable {
       closing.add(() -> apiVertx.undeploy(apiDeployment).await(10, TimeUnit.SECONDS));
       closing.addAll(busClients);
       phases.mark("site and kube faces");
-      long millis = (System.nanoTime() - t0) / 1_000_000;
+      long millis = phases.elapsedMillis();
       LOG.atInfo().addKeyValue("startup_ms", millis).addKeyValue("api_port", c.apiPort())
           .addKeyValue("startup_phases", phases.summary()).log("rendezvous started");
       return new Rendezvous(c, pg, kafka, vertx, pool, bootstrap, adminTokenFile, millis, closing, brain.brain());

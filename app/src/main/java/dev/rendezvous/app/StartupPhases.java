@@ -13,11 +13,18 @@ final class StartupPhases {
   private final LongSupplier nanos;
   private final List<String> names = new ArrayList<>();
   private final List<Long> durations = new ArrayList<>();
+  private final long started;
   private long last;
 
   StartupPhases(LongSupplier nanos) {
     this.nanos = nanos;
-    this.last = nanos.getAsLong();
+    this.started = nanos.getAsLong();
+    this.last = started;
+  }
+
+  /** From the start to now. */
+  long elapsedMillis() {
+    return (nanos.getAsLong() - started) / 1_000_000;
   }
 
   /** Ends the phase named {@code name}: the time since the previous mark (or the start) is its. */

@@ -77,6 +77,9 @@ public final class BusConsumer implements AutoCloseable {
     private static final AtomicLong INSTANCES = new AtomicLong();
     /** Records a poll returns at most; a poll that returned fewer is followed by the pace ({@link Builder#pollPacing}). */
     private static final int MAX_POLL_RECORDS = 500;
+    /** A group member's session and heartbeat (see the constructor). */
+    private static final int GROUP_SESSION_TIMEOUT_MS = 10_000;
+    private static final int GROUP_HEARTBEAT_INTERVAL_MS = 3_000;
 
     /** Where to start reading when there is no committed offset (group mode) or always (fan-out mode). */
     public enum StartFrom { EARLIEST, LATEST }
@@ -115,6 +118,11 @@ public final class BusConsumer implements AutoCloseable {
         conf.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
         if (config.groupId != null) {
             conf.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId);
+            // an instance that dies (kill -9, a lost machine) hands its partitions to the others after 10 s, not
+            // Kafka's default 45 s; and a restart after a crash, stopped while the dead member's session lasted,
+            // waited 5 s more to close (its join pending behind it)
+            conf.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, GROUP_SESSION_TIMEOUT_MS);
+            conf.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, GROUP_HEARTBEAT_INTERVAL_MS);
         }
         conf.putAll(config.overrides);
         this.consumer = new KafkaConsumer<>(conf, new StringDeserializer(), new ByteArrayDeserializer());

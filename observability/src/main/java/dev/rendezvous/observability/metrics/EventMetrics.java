@@ -62,11 +62,6 @@ public final class EventMetrics implements AutoCloseable {
         .topics(List.of(Topics.EVENTS)).startFrom(BusConsumer.StartFrom.LATEST)
         // counters scraped every few seconds: a quarter of a second late costs nothing and saves fetches
         .pollPacing(java.time.Duration.ofMillis(250))
-        // as the brain's: a dead instance's share of the events goes to the others once its session ends, after
-        // 10 s, not Kafka's default 45 s. A restart after a crash stopped within that session still waits 5 s more
-        // to close (its join pending behind the dead member): for 10 s after the restart now, not 45
-        .config("session.timeout.ms", 10_000)
-        .config("heartbeat.interval.ms", 3_000)
         .handler(this::count).start();
   }
 

@@ -106,14 +106,12 @@ public final class BrainConsumer implements AutoCloseable {
         // handled again, never skipped
         .retryWithoutLimitWhen(e -> dev.rendezvous.service.db.DatabaseUnavailable.is(e)
             || dev.rendezvous.service.db.TransientConflict.is(e)) // a deadlock with the API: nothing written, run again
-        // an instance that dies (kill -9, a lost machine) hands its clusters to the others within ~10 s, not
-        // Kafka's default 45 s; agents keep polling meanwhile and their replies wait on the bus
-        .config("session.timeout.ms", 10_000)
         // replies gathered for up to 20 ms per fetch, not a fetch per producer batch: each fetch names all 60 partitions
         // (5 topics x 12). Warm 1,000-site swarms used ~11 % less service CPU at 20 ms than at 2 ms (session 35). Paced
         // polls, not a broker-side wait: an idle service no longer fetches every 20 ms (docs/benchmarks.md, session 37)
         .pollPacing(java.time.Duration.ofMillis(20))
-        .config("heartbeat.interval.ms", 3_000)
+        // (an instance that dies hands its clusters to the others after the group's 10 s session, BusConsumer;
+        // agents keep polling meanwhile and their replies wait on the bus)
         .start();
     this.monitor = new BrainMonitor(vertx, brain, consumer, bootstrap, Topics.HOST_REGISTRATIONS);
     // a key's events share a partition number across the topics (check-ins and progress with the rest): a unit judges

@@ -3,6 +3,13 @@ package dev.rendezvous.service.brain;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.rendezvous.service.domain.planning.StepOutputs;
+import dev.rendezvous.service.repo.ClusterRepository;
+import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.InfraEnvRepository;
+import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -93,6 +100,15 @@ public final class BrainFixtures {
 
   public static String diskSpeed(String path, long ms) {
     return "{\"io_sync_duration\":" + ms + ",\"path\":\"" + path + "\"}";
+  }
+
+  /** A cluster of tenant "t" named {@code name}, ready to install (its settings above), and an infra-env bound to it, as rows. */
+  public static Future<Void> insertClusterWithInfraEnv(SqlClient db, UUID cluster, String name, UUID infraEnv) {
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    return ClusterRepository.insert(db, new ClusterRow(cluster, "t", name, "4.18", "insufficient", "", now,
+            new JsonObject(readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()), "{}")
+        .compose(v -> InfraEnvRepository.insert(db,
+            new InfraEnvRow(infraEnv, "t", cluster, "ie", new JsonObject(), 1, now, now), "{}"));
   }
 
   /** The REST API's stored spec of a cluster that is ready once it has three known hosts. */

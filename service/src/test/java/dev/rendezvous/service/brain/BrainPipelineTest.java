@@ -13,8 +13,6 @@ import dev.rendezvous.service.ServiceConfig;
 import dev.rendezvous.service.db.Database;
 import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
-import dev.rendezvous.service.repo.InfraEnvRepository;
-import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.Pool;
@@ -24,8 +22,6 @@ import io.vertx.sqlclient.Tuple;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -70,12 +66,7 @@ class BrainPipelineTest {
     Migrations.apply(pool).await(60, TimeUnit.SECONDS);
     cluster = UUID.randomUUID();
     infraEnv = UUID.randomUUID();
-    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-    pool.preparedQuery("INSERT INTO clusters (id, tenant, name, openshift_version, status, status_info, status_updated_at,"
-        + " spec, pull_secret, created_at, updated_at) VALUES ($1, 't', $2, '4.18', 'insufficient', 'new', $3,"
-        + " $4::text::jsonb, '{}', $3, $3)").execute(Tuple.of(cluster, BrainFixtures.CLUSTER_NAME, now,
-            BrainFixtures.readyClusterSpec())).await(30, TimeUnit.SECONDS);
-    InfraEnvRepository.insert(pool, new InfraEnvRow(infraEnv, "t", cluster, "ie", new JsonObject(), 1, now, now), "{}")
+    BrainFixtures.insertClusterWithInfraEnv(pool, cluster, BrainFixtures.CLUSTER_NAME, infraEnv)
         .await(30, TimeUnit.SECONDS);
     brain = new Brain(vertx, pool, producer, ServiceConfig.BrainSettings.defaults().domainConfig(), Clock.systemUTC());
     brain.listener(new Brain.Listener() {

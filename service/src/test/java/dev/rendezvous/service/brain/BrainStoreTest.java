@@ -17,8 +17,6 @@ import dev.rendezvous.service.domain.validation.ValidationStatus;
 import dev.rendezvous.service.domain.validation.ValidationsInfo;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
-import dev.rendezvous.service.repo.InfraEnvRepository;
-import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
@@ -101,7 +99,7 @@ class BrainStoreTest {
       await(Migrations.apply(pool));
       UUID cluster = UUID.randomUUID();
       UUID infraEnv = UUID.randomUUID();
-      clusterWithInfraEnv(pool, cluster, infraEnv);
+      await(BrainFixtures.insertClusterWithInfraEnv(pool, cluster, "c", infraEnv));
       BrainStore store = new BrainStore(pool);
       UUID host = UUID.randomUUID();
 
@@ -151,7 +149,7 @@ class BrainStoreTest {
       await(Migrations.apply(pool));
       UUID cluster = UUID.randomUUID();
       UUID infraEnv = UUID.randomUUID();
-      clusterWithInfraEnv(pool, cluster, infraEnv);
+      await(BrainFixtures.insertClusterWithInfraEnv(pool, cluster, "c", infraEnv));
       BrainStore store = new BrainStore(pool);
       List<UUID> hosts = new java.util.ArrayList<>();
       Work first = new Work(await(store.load(WorkKey.cluster(cluster))), Instant.now());
@@ -203,16 +201,6 @@ class BrainStoreTest {
     } finally {
       vertx.close().await(10, TimeUnit.SECONDS);
     }
-  }
-
-  /** A cluster ready to install and an infra-env bound to it, as rows. */
-  private static void clusterWithInfraEnv(Pool pool, UUID cluster, UUID infraEnv) throws Exception {
-    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-    await(ClusterRepository.insert(pool, new ClusterRow(cluster, "t", "c", "4.18", "insufficient", "", now,
-        new JsonObject(BrainFixtures.readyClusterSpec()), null, null, null, null, 1, now, now, new JsonObject()),
-        "secret"));
-    await(InfraEnvRepository.insert(pool, new InfraEnvRow(infraEnv, "t", cluster, "ie", new JsonObject(), 1, now, now),
-        "{}"));
   }
 
   private static Inventory inventory(String hostname) {
