@@ -263,6 +263,10 @@ class AgentBasedInstallTest {
         ids.put(i, UUID.randomUUID().toString());
         pb.environment().put("RDV_AGENT_HOST_ID", ids.get(i));
         pb.environment().put("RDV_AGENT_INCLUDE_LOOP_DISKS", "true");
+        // the ISO's launchers with the options every child JVM of the tests gets (two sites' services and four
+        // agents start at once on two cores)
+        pb.environment().put("RDV_JAVA_OPTS", "-Xmx768m -XX:+ExitOnOutOfMemoryError " + ChildJvm.OPTIONS);
+        pb.environment().put("RDV_AGENT_JAVA_OPTS", "-Xmx256m -XX:+ExitOnOutOfMemoryError " + ChildJvm.OPTIONS);
         live.put(i, pb.start());
       }
       return new Run(this, live, ids);

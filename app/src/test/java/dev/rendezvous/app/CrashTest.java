@@ -191,12 +191,11 @@ class CrashTest {
 
     /** On a given API port: a restart on the same port lets agents that outlived the kill find the system again. */
     static Child start(Path dataDir, int port) throws Exception {
-      String java = ProcessHandle.current().info().command().orElse("java");
       Path log = dataDir.resolve("child-" + System.nanoTime() + ".log");
-      Process p = new ProcessBuilder(java, "-Xmx768m", "-cp", System.getProperty("java.class.path"),
+      Process p = new ProcessBuilder(ChildJvm.command("768m", "-cp", System.getProperty("java.class.path"),
           RendezvousMain.class.getName(), "run", "--data-dir=" + dataDir, "--api-port=" + port,
           "--image-port=" + TestSystem.freePort(), "--kafka-partitions=4", "--brain-monitor-interval-ms=200",
-          "--agent-token-secret=" + SECRET)
+          "--agent-token-secret=" + SECRET))
           .redirectErrorStream(true).redirectOutput(log.toFile()).start();
       Child child = new Child(p, port);
       try {

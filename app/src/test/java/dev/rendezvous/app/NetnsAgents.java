@@ -122,8 +122,8 @@ final class NetnsAgents implements AutoCloseable {
 
   /** As {@link #start(int, String, String, String, String)}, the agent reading {@code hostRoot} when not null. */
   void start(int i, String apiPort, String infraEnvId, String hostId, String token, Path hostRoot) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", "rdv-ns" + i, "java", "-Xmx128m",
-        "-XX:TieredStopAtLevel=1", "-jar", JAR.toString(),
+    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", "rdv-ns" + i));
+    cmd.addAll(ChildJvm.command("128m", "-jar", JAR.toString(),
         "--url", "http://" + BRIDGE_ADDRESS + ":" + apiPort, "--infra-env-id", infraEnvId,
         "--host-id", hostId, "--hostname", "host-" + i, "--include-loop-disks"));
     if (hostRoot != null) {

@@ -7,7 +7,6 @@ import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
@@ -56,8 +55,8 @@ final class NewCluster implements AutoCloseable {
   static NewCluster start(Path logs) throws IOException {
     String cp = String.join(java.io.File.pathSeparator, CONTROLLER.resolve("target/test-classes").toString(),
         CONTROLLER.resolve("target/classes").toString(), Files.readString(TEST_CLASSPATH).strip());
-    Process p = new ProcessBuilder("java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-cp", cp,
-        "dev.rendezvous.controller.testing.MockClusterMain", logs.toString())
+    Process p = new ProcessBuilder(ChildJvm.command("256m", "-cp", cp,
+        "dev.rendezvous.controller.testing.MockClusterMain", logs.toString()))
         .redirectError(ProcessBuilder.Redirect.appendTo(logs.resolve("mock-cluster.log").toFile())).start();
     BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     String first = answer(in, logs);
@@ -123,12 +122,12 @@ final class NewCluster implements AutoCloseable {
    * cluster through the mock API's kubeconfig. Its polls are shortened by flags so the test runs in seconds.
    */
   void startController(JobSettings job) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of("java", "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar",
+    List<String> cmd = ChildJvm.command("256m", "-jar",
         CONTROLLER_JAR.toString(), "--kubeconfig=" + kubeconfig,
         "--check-interval-seconds=0.5", "--operator-poll-seconds=0.5", "--router-ca-interval-seconds=0.5",
         "--fetch-retry-interval-seconds=0.5", "--installation-poll-seconds=1", "--ready-poll-seconds=0.5",
         "--reaction-delay-seconds=0.1", "--summary-logs-period-seconds=5", "--logs-upload-period-seconds=600",
-        "--retry-base-delay-ms=100", "--retry-max-delay-ms=1000", "--request-timeout-seconds=10"));
+        "--retry-base-delay-ms=100", "--retry-max-delay-ms=1000", "--request-timeout-seconds=10");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(logs.resolve("controller.log").toFile()));
     pb.environment().putAll(job.env());

@@ -143,8 +143,7 @@ class RollingUpgradeTest {
 
   private static Process instance(List<String> classpath, Path dataDir, int apiPort, Map<String, String> shared)
       throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m"));
+    List<String> cmd = ChildJvm.command("512m");
     cmd.addAll(classpath);
     cmd.addAll(List.of("dev.rendezvous.app.RendezvousMain", "run", "--data-dir=" + dataDir, "--api-port=" + apiPort,
         "--image-port=" + TestSystem.freePort(), "--brain-monitor-interval-ms=200", "--hw-min-cpu-cores=4",

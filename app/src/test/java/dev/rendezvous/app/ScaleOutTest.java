@@ -116,11 +116,10 @@ class ScaleOutTest {
 
   /** The program's own launcher class in a second JVM, on this test's classpath. */
   private static Process startSecondInstance(Path dataDir, int apiPort, Map<String, String> shared) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx512m", "-cp", System.getProperty("java.class.path"), "dev.rendezvous.app.RendezvousMain", "run",
-        "--data-dir=" + dataDir, "--api-port=" + apiPort, "--image-port=" + TestSystem.freePort(),
-        "--brain-monitor-interval-ms=200", "--hw-min-cpu-cores=4",
-        "--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize()));
+    List<String> cmd = ChildJvm.command("512m", "-cp", System.getProperty("java.class.path"),
+        "dev.rendezvous.app.RendezvousMain", "run", "--data-dir=" + dataDir, "--api-port=" + apiPort,
+        "--image-port=" + TestSystem.freePort(), "--brain-monitor-interval-ms=200", "--hw-min-cpu-cores=4",
+        "--agent-jar=" + Path.of("..", "agent", "target", "rendezvous-agent.jar").toAbsolutePath().normalize());
     shared.forEach((k, v) -> cmd.add("--" + k + "=" + v));
     Files.createDirectories(dataDir);
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dataDir.resolve("b.log").toFile()).start();

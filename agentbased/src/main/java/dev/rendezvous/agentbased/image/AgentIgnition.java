@@ -119,7 +119,8 @@ public final class AgentIgnition {
         runtime="${RDV_RUNTIME_DIR:-%s}"
         # the site's service starts with the rendezvous host, maybe after this agent: retry every 10 s at most
         export RDV_AGENT_BACKOFF_CAP_MS="${RDV_AGENT_BACKOFF_CAP_MS:-10000}"
-        exec "$runtime/jre/bin/java" -Xmx256m -XX:+ExitOnOutOfMemoryError -jar "$runtime/%s" "$@"
+        # RDV_AGENT_JAVA_OPTS replaces the JVM's options (a systemd drop-in's Environment=)
+        exec "$runtime/jre/bin/java" ${RDV_AGENT_JAVA_OPTS:--Xmx256m -XX:+ExitOnOutOfMemoryError} -jar "$runtime/%s" "$@"
         """.formatted(AgentIso.RUNTIME_ON_HOST, RuntimeBundle.AGENT_JAR);
   }
 
@@ -130,8 +131,9 @@ public final class AgentIgnition {
         set -euo pipefail
         runtime="${RDV_RUNTIME_DIR:-%s}"
         mkdir -p /var/lib/rendezvous
-        exec "$runtime/jre/bin/java" -XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError \\
-          -XX:+IgnoreUnrecognizedVMOptions -XX:-UseCodeCacheFlushing \\
+        # RDV_JAVA_OPTS replaces the JVM's options, as with ./rendezvous run (a systemd drop-in's Environment=)
+        exec "$runtime/jre/bin/java" \\
+          ${RDV_JAVA_OPTS:--XX:MaxRAMPercentage=25 -XX:+ExitOnOutOfMemoryError -XX:+IgnoreUnrecognizedVMOptions -XX:-UseCodeCacheFlushing} \\
           -Djava.io.tmpdir=/var/lib/rendezvous -cp "$runtime/lib/*" dev.rendezvous.app.RendezvousMain "$@"
         """.formatted(AgentIso.RUNTIME_ON_HOST);
   }
