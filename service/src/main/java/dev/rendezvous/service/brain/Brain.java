@@ -386,7 +386,10 @@ public final class Brain {
    */
   public Future<Result> refresh(WorkKey key) {
     return inLane(key, () -> cache.rereadCluster(key, store))
-        .compose(v -> run(key, null, w -> rules.settle(w, w.hostIds())));
+        .compose(v -> run(key, null, w -> {
+          w.settingsPass();
+          rules.settle(w, w.hostIds());
+        }));
   }
 
   /** A periodic refresh of every host (timeouts, due pushes), as the monitor's full passes do. */

@@ -52,7 +52,9 @@ final class PushRules {
    * while the service is behind.
    */
   void plan(Work w, Function<HostSnapshot, PushMark> marks, double pace) {
-    // Only hosts whose own state moved, forced ones and those due are planned: another host's arrival changes
+    // Only hosts whose own state moved, forced ones and those due are planned (every host after a change of the
+    // cluster's settings, which may add a step or move its arguments: vip_dhcp_allocation's lease step waited for the
+    // hosts' next due plan, up to a minute, when no host's own state moved): another host's arrival changes
     // everyone's connectivity targets, which each host picks up at its next due plan (upstream's agents re-ask
     // every minute too), instead of one push to every host per arrival.
     // Before the key's plan floor no host it did not touch can be due: only the touched and forced ones are looked
@@ -68,7 +70,8 @@ final class PushRules {
     boolean targetsPass = w.isTargetsPass();
     // peers still arriving (in this unit, or a targets pass pending): a host yet to check any waits for that pass
     boolean arriving = firstCheckWaitsForArrivals(w.hostCount()) && (w.targetsSettling() || w.targetsMoved());
-    boolean all = targetsPass || floor == null || !w.now.isBefore(floor);
+    boolean settings = w.isSettingsPass();
+    boolean all = targetsPass || settings || floor == null || !w.now.isBefore(floor);
     Instant nextFloor = null;
     Instant targetsRetry = null;
     NextStepPlanner.Memo memo = planMemo(w);
@@ -95,7 +98,7 @@ final class PushRules {
         }
       }
       boolean mayBeDue = last == null || !w.now.isBefore(last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
-      if (!mayBeDue && !targetsDue && !w.forced(h.id()) && !w.hostChanged(h.id())) {
+      if (!mayBeDue && !targetsDue && !settings && !w.forced(h.id()) && !w.hostChanged(h.id())) {
         nextFloor = earlier(nextFloor, last.pushedAt().plusSeconds(SHORTEST_PLAN_SECONDS));
         continue; // its own inputs did not move and it is not due: no need to plan it
       }

@@ -167,6 +167,21 @@ final class Work {
     return targetsPass;
   }
 
+  private boolean settingsPass;
+
+  /**
+   * The user changed the cluster's settings: every host is planned again, and pushed where its plan differs from the
+   * last one pushed (a step the settings added or whose arguments moved reaches the agents now, not at their next due
+   * plan a minute later).
+   */
+  void settingsPass() {
+    settingsPass = true;
+  }
+
+  boolean isSettingsPass() {
+    return settingsPass;
+  }
+
   private boolean targetsSettling;
 
   /** Whether a targets pass is pending for the key: peers became or stopped being connectivity targets just now. */

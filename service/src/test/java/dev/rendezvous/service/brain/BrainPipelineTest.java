@@ -51,6 +51,8 @@ class BrainPipelineTest {
   private Pool pool;
   private Brain brain;
   private final AtomicInteger units = new AtomicInteger();
+  /** Plans pushed by the units committed so far. */
+  private final AtomicInteger pushed = new AtomicInteger();
   private UUID cluster;
   private UUID infraEnv;
   private final List<UUID> hosts = new ArrayList<>();
@@ -72,6 +74,7 @@ class BrainPipelineTest {
     brain.listener(new Brain.Listener() {
       @Override
       public void committed(WorkKey key, String eventId, int hostsWritten, int stepsPushed) {
+        pushed.addAndGet(stepsPushed);
       }
 
       @Override
@@ -220,6 +223,34 @@ class BrainPipelineTest {
     brain.refresh(key).await(30, TimeUnit.SECONDS);
     assertEquals("set-by-hand", brain.cachedHost(key, hosts.get(1)).orElseThrow().requestedHostname());
     assertEquals("unseen", brain.cachedHost(key, hosts.get(0)).orElseThrow().requestedHostname());
+  }
+
+  @Test
+  void aSettingsChangeThatMovesAStepsArgumentsPushesTheHostsNewPlansAtOnceAndOnlyOnce() throws Exception {
+    List<BusEvent> first = new ArrayList<>();
+    Map<Integer, Integer> last = new HashMap<>();
+    for (int i = 0; i < HOSTS; i++) {
+      first.add(reply(i, 0, last));
+    }
+    brain.handleBatch(first).await(60, TimeUnit.SECONDS);
+    WorkKey key = WorkKey.cluster(cluster);
+    List<UUID> planned = brain.inspect(key, w -> w.hostIds().stream()
+        .filter(h -> w.host(h).status() == dev.rendezvous.service.domain.host.HostStatus.INSUFFICIENT
+            || w.host(h).status() == dev.rendezvous.service.domain.host.HostStatus.PENDING_FOR_INPUT
+            || w.host(h).status() == dev.rendezvous.service.domain.host.HostStatus.KNOWN)
+        .toList()).await(30, TimeUnit.SECONDS);
+    assertEquals(HOSTS, planned.size(), "every host past discovery: its plan has the NTP step");
+    // the user sets an NTP source (the REST API moves the row's version, then refreshes): no host's own state moves,
+    // but every host's ntp-synchronizer step now carries the source
+    pushed.set(0);
+    pool.preparedQuery("UPDATE clusters SET spec = spec || '{\"additional_ntp_source\": \"ntp.example.com\"}'::jsonb,"
+        + " row_version = row_version + 1 WHERE id = $1").execute(Tuple.of(cluster)).await(30, TimeUnit.SECONDS);
+    brain.refresh(key).await(30, TimeUnit.SECONDS);
+    assertEquals(HOSTS, pushed.get(), "each host's new plan pushed now, not at its next due plan a minute later");
+    // a refresh that changes no plan pushes nothing (an agent would loop on its steps)
+    pushed.set(0);
+    brain.refresh(key).await(30, TimeUnit.SECONDS);
+    assertEquals(0, pushed.get(), "no plan moved, none pushed");
   }
 
   /** Host {@code host}'s inventory reply number {@code r} (its name says which), noted as its last in {@code last}. */
