@@ -237,7 +237,24 @@ final class NetnsAgents implements AutoCloseable {
         "--pid-file=" + logs.resolve("dnsmasq.pid"), "--dhcp-range=" + first + "," + last + ",255.255.255.0,10m",
         "--log-dhcp", "--log-facility=" + logs.resolve("dnsmasq.log"))
         .redirectErrorStream(true).redirectOutput(logs.resolve("dnsmasq.out").toFile()).start();
+    // serving once it logged its range: an agent's allocation that finds no server is tried again only with its next
+    // plan, a minute later (a run on a loaded machine took 58.7 s of its 60 s for that)
+    Path log = logs.resolve("dnsmasq.log");
+    Await.until("dnsmasq serving DHCP (" + log + ")", java.time.Duration.ofSeconds(30), () -> {
+      if (!dhcpServer.isAlive()) {
+        throw new AssertionError("dnsmasq ended: " + read(logs.resolve("dnsmasq.out")));
+      }
+      return read(log).contains("DHCP, IP range " + first);
+    });
     return leases;
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.exists(file) ? Files.readString(file) : "";
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   String address(int i) {
