@@ -23,7 +23,7 @@ final class ClusterReevaluation {
     if (brain == null) {
       return Future.succeededFuture();
     }
-    return Future.fromCompletionStage(brain.refresh(WorkKey.cluster(clusterId)).toCompletionStage(), ctx)
+    return Future.fromCompletionStage(brain.settingsChanged(WorkKey.cluster(clusterId)).toCompletionStage(), ctx)
         .<Void>mapEmpty().recover(e -> {
           LOG.atWarn().setCause(e).addKeyValue("cluster_id", clusterId)
               .log("evaluating the cluster after a change failed; the monitor retries");

@@ -216,7 +216,7 @@ public final class InstallFilesApi {
                   "Custom install config was applied to the cluster", id, null, null));
             });
           }))
-          .compose(v -> brain.refresh(WorkKey.cluster(id)).otherwiseEmpty())
+          .compose(v -> brain.settingsChanged(WorkKey.cluster(id)).otherwiseEmpty())
           .map(v -> Status.CREATED);
     });
   }

@@ -385,9 +385,24 @@ public final class Brain {
    * hosts are read again only when someone wrote them meanwhile.
    */
   public Future<Result> refresh(WorkKey key) {
+    return refresh(key, false);
+  }
+
+  /**
+   * As {@link #refresh}, after a user changed the cluster's settings: every host is also planned again, and pushed
+   * where its plan moved (a step the settings added or whose arguments they changed reaches the agents now). Not for
+   * a bind or unbind: a bind burst into a big cluster would plan every host once per bind.
+   */
+  public Future<Result> settingsChanged(WorkKey key) {
+    return refresh(key, true);
+  }
+
+  private Future<Result> refresh(WorkKey key, boolean settings) {
     return inLane(key, () -> cache.rereadCluster(key, store))
         .compose(v -> run(key, null, w -> {
-          w.settingsPass();
+          if (settings) {
+            w.settingsPass();
+          }
           rules.settle(w, w.hostIds());
         }));
   }

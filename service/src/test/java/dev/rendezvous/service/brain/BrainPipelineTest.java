@@ -245,11 +245,11 @@ class BrainPipelineTest {
     pushed.set(0);
     pool.preparedQuery("UPDATE clusters SET spec = spec || '{\"additional_ntp_source\": \"ntp.example.com\"}'::jsonb,"
         + " row_version = row_version + 1 WHERE id = $1").execute(Tuple.of(cluster)).await(30, TimeUnit.SECONDS);
-    brain.refresh(key).await(30, TimeUnit.SECONDS);
+    brain.settingsChanged(key).await(30, TimeUnit.SECONDS);
     assertEquals(HOSTS, pushed.get(), "each host's new plan pushed now, not at its next due plan a minute later");
     // a refresh that changes no plan pushes nothing (an agent would loop on its steps)
     pushed.set(0);
-    brain.refresh(key).await(30, TimeUnit.SECONDS);
+    brain.settingsChanged(key).await(30, TimeUnit.SECONDS);
     assertEquals(0, pushed.get(), "no plan moved, none pushed");
   }
 
