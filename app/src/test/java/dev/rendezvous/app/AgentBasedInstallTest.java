@@ -265,8 +265,8 @@ class AgentBasedInstallTest {
         pb.environment().put("RDV_AGENT_INCLUDE_LOOP_DISKS", "true");
         // the ISO's launchers with the options every child JVM of the tests gets (two sites' services and four
         // agents start at once on two cores)
-        pb.environment().put("RDV_JAVA_OPTS", "-Xmx768m -XX:+ExitOnOutOfMemoryError " + ChildJvm.OPTIONS);
-        pb.environment().put("RDV_AGENT_JAVA_OPTS", "-Xmx256m -XX:+ExitOnOutOfMemoryError " + ChildJvm.OPTIONS);
+        pb.environment().put("RDV_JAVA_OPTS", "-XX:+ExitOnOutOfMemoryError " + ChildJvm.options("768m"));
+        pb.environment().put("RDV_AGENT_JAVA_OPTS", "-XX:+ExitOnOutOfMemoryError " + ChildJvm.options("256m"));
         live.put(i, pb.start());
       }
       return new Run(this, live, ids);

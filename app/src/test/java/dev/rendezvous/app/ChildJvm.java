@@ -16,12 +16,16 @@ final class ChildJvm {
 
   private ChildJvm() {}
 
-  /** {@code java -Xmx<maxHeap> <OPTIONS> <rest>}, a list the caller may add to. */
+  /** {@code -Xmx<maxHeap> <OPTIONS>}, as one string (a launcher's options variable). */
+  static String options(String maxHeap) {
+    return "-Xmx" + maxHeap + " " + OPTIONS;
+  }
+
+  /** {@code java <options(maxHeap)> <rest>}, a list the caller may add to. */
   static List<String> command(String maxHeap, String... rest) {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx" + maxHeap);
-    cmd.addAll(List.of(OPTIONS.split(" ")));
+    cmd.addAll(List.of(options(maxHeap).split(" ")));
     cmd.addAll(List.of(rest));
     return cmd;
   }

@@ -175,7 +175,7 @@ class CrashTest {
     return Integer.parseInt(hostname.substring(hostname.lastIndexOf("-r") + 2));
   }
 
-  /** The program as `./rendezvous run` starts it, in a JVM of its own. */
+  /** The program's own main, as `./rendezvous run` starts it, in a JVM of its own (C1 only, {@link ChildJvm}). */
   static final class Child implements AutoCloseable {
     final Process process;
     final int port;

@@ -381,8 +381,8 @@ public final class Brain {
   }
 
   /**
-   * Reads the key's cluster again and refreshes it now (e.g. after the REST API changed a cluster's settings); its
-   * hosts are read again only when someone wrote them meanwhile.
+   * Reads the key's cluster again and refreshes it now (after a bind or unbind); its hosts are read again only when
+   * someone wrote them meanwhile. After a change of the cluster's settings: {@link #settingsChanged}.
    */
   public Future<Result> refresh(WorkKey key) {
     return refresh(key, false);

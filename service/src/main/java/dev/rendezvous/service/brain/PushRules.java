@@ -70,7 +70,7 @@ final class PushRules {
     boolean targetsPass = w.isTargetsPass();
     // peers still arriving (in this unit, or a targets pass pending): a host yet to check any waits for that pass
     boolean arriving = firstCheckWaitsForArrivals(w.hostCount()) && (w.targetsSettling() || w.targetsMoved());
-    boolean settings = w.isSettingsPass();
+    boolean settings = w.isSettingsPass(); // (its state, read again, has no floor either: kept for what it says)
     boolean all = targetsPass || settings || floor == null || !w.now.isBefore(floor);
     Instant nextFloor = null;
     Instant targetsRetry = null;

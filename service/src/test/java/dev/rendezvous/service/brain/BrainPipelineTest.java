@@ -242,6 +242,7 @@ class BrainPipelineTest {
     assertEquals(HOSTS, planned.size(), "every host past discovery: its plan has the NTP step");
     // the user sets an NTP source (the REST API moves the row's version, then refreshes): no host's own state moves,
     // but every host's ntp-synchronizer step now carries the source
+    awaitNoPushesFor(Duration.ofSeconds(2)); // the passes the replies scheduled (1-10 s on) have run
     pushed.set(0);
     pool.preparedQuery("UPDATE clusters SET spec = spec || '{\"additional_ntp_source\": \"ntp.example.com\"}'::jsonb,"
         + " row_version = row_version + 1 WHERE id = $1").execute(Tuple.of(cluster)).await(30, TimeUnit.SECONDS);
@@ -251,6 +252,21 @@ class BrainPipelineTest {
     pushed.set(0);
     brain.settingsChanged(key).await(30, TimeUnit.SECONDS);
     assertEquals(0, pushed.get(), "no plan moved, none pushed");
+  }
+
+  /** Until no unit pushed a plan for {@code quiet} (the timers' passes done), 60 s at most. */
+  private void awaitNoPushesFor(Duration quiet) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    int seen = pushed.get();
+    long since = System.nanoTime();
+    while (System.nanoTime() - since < quiet.toNanos()) {
+      assertTrue(System.nanoTime() < deadline, "the brain kept pushing plans for a minute");
+      Thread.sleep(100);
+      if (pushed.get() != seen) {
+        seen = pushed.get();
+        since = System.nanoTime();
+      }
+    }
   }
 
   /** Host {@code host}'s inventory reply number {@code r} (its name says which), noted as its last in {@code last}. */
