@@ -190,13 +190,7 @@ class BrainPipelineTest {
 
   @Test
   void aRefreshAfterASettingsChangeReadsTheClusterRowAgainAndKeepsHostsNobodyWrote() throws Exception {
-    List<BusEvent> first = new ArrayList<>();
-    Map<Integer, Integer> last = new HashMap<>();
-    for (int i = 0; i < HOSTS; i++) {
-      first.add(reply(i, 0, last));
-    }
-    brain.handleBatch(first).await(60, TimeUnit.SECONDS);
-    WorkKey key = WorkKey.cluster(cluster);
+    WorkKey key = everyHostReportedOnce();
     // a host row changed without moving the key's version (as only the brain's own writes do): what a read would see
     SqlConnection c = pool.getConnection().await(30, TimeUnit.SECONDS);
     c.query("BEGIN").execute().await(30, TimeUnit.SECONDS);
@@ -227,13 +221,7 @@ class BrainPipelineTest {
 
   @Test
   void aSettingsChangeThatMovesAStepsArgumentsPushesTheHostsNewPlansAtOnceAndOnlyOnce() throws Exception {
-    List<BusEvent> first = new ArrayList<>();
-    Map<Integer, Integer> last = new HashMap<>();
-    for (int i = 0; i < HOSTS; i++) {
-      first.add(reply(i, 0, last));
-    }
-    brain.handleBatch(first).await(60, TimeUnit.SECONDS);
-    WorkKey key = WorkKey.cluster(cluster);
+    WorkKey key = everyHostReportedOnce();
     List<UUID> planned = brain.inspect(key, w -> w.hostIds().stream()
         .filter(h -> w.host(h).status() == dev.rendezvous.service.domain.host.HostStatus.INSUFFICIENT
             || w.host(h).status() == dev.rendezvous.service.domain.host.HostStatus.PENDING_FOR_INPUT
@@ -252,6 +240,17 @@ class BrainPipelineTest {
     pushed.set(0);
     brain.settingsChanged(key).await(30, TimeUnit.SECONDS);
     assertEquals(0, pushed.get(), "no plan moved, none pushed");
+  }
+
+  /** Every host's first inventory reply, handled; the cluster's key. */
+  private WorkKey everyHostReportedOnce() throws Exception {
+    List<BusEvent> first = new ArrayList<>();
+    Map<Integer, Integer> last = new HashMap<>();
+    for (int i = 0; i < HOSTS; i++) {
+      first.add(reply(i, 0, last));
+    }
+    brain.handleBatch(first).await(60, TimeUnit.SECONDS);
+    return WorkKey.cluster(cluster);
   }
 
   /** Until no unit pushed a plan for {@code quiet} (the timers' passes done), 60 s at most. */
