@@ -230,7 +230,9 @@ class BrainPipelineTest {
     assertEquals(HOSTS, planned.size(), "every host past discovery: its plan has the NTP step");
     // the user sets an NTP source (the REST API moves the row's version, then refreshes): no host's own state moves,
     // but every host's ntp-synchronizer step now carries the source
-    awaitNoPushesFor(Duration.ofSeconds(2)); // the passes the replies scheduled (1-10 s on) have run
+    // the passes the replies scheduled have run: a full refresh within 5 s, a targets pass within 10 s, a host's
+    // targets retried 2 s after its push (with a 2 s quiet window CI once counted 96 of their pushes with the 128)
+    awaitNoPushesFor(Duration.ofSeconds(12));
     pushed.set(0);
     pool.preparedQuery("UPDATE clusters SET spec = spec || '{\"additional_ntp_source\": \"ntp.example.com\"}'::jsonb,"
         + " row_version = row_version + 1 WHERE id = $1").execute(Tuple.of(cluster)).await(30, TimeUnit.SECONDS);
