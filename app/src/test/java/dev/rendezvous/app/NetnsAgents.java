@@ -238,7 +238,7 @@ final class NetnsAgents implements AutoCloseable {
         "--log-dhcp", "--log-facility=" + logs.resolve("dnsmasq.log"))
         .redirectErrorStream(true).redirectOutput(logs.resolve("dnsmasq.out").toFile()).start();
     // serving once it logged its range: an agent's allocation that finds no server is tried again only with its next
-    // plan, a minute later (a run on a loaded machine took 58.7 s of its 60 s for that)
+    // plan, a minute later
     Path log = logs.resolve("dnsmasq.log");
     Await.until("dnsmasq serving DHCP (" + log + ")", java.time.Duration.ofSeconds(30), () -> {
       if (!dhcpServer.isAlive()) {
