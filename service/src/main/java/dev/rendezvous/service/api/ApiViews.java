@@ -23,47 +23,11 @@ public final class ApiViews {
       JsonArray hs = new JsonArray();
       hosts.forEach(h -> hs.add(host(h)));
       o.put("hosts", hs);
-      o.put("host_networks", hostNetworks(hosts));
+      HostNetworks networks = new HostNetworks();
+      hosts.forEach(networks::add);
+      o.put("host_networks", networks.json());
     }
     return o;
-  }
-
-  /**
-   * Upstream's {@code host_networks}: the networks every host with an inventory has an address in (IPv4 and IPv6),
-   * each with those hosts' ids. The UI offers them as the cluster's machine network.
-   */
-  static JsonArray hostNetworks(List<HostRow> hosts) {
-    java.util.Map<String, java.util.Set<String>> byNetwork = new java.util.TreeMap<>();
-    int withInventory = 0;
-    for (HostRow h : hosts) {
-      if (h.inventory() == null || h.inventory().isEmpty()) {
-        continue;
-      }
-      withInventory++;
-      JsonObject inventory;
-      try {
-        inventory = new JsonObject(h.inventory());
-      } catch (RuntimeException e) {
-        continue; // as upstream: a host whose inventory does not parse adds no network
-      }
-      for (Object i : inventory.getJsonArray("interfaces", new JsonArray())) {
-        JsonObject nic = (JsonObject) i;
-        for (String family : new String[] {"ipv4_addresses", "ipv6_addresses"}) {
-          for (Object a : nic.getJsonArray(family, new JsonArray())) {
-            dev.rendezvous.service.domain.Cidr.parse(String.valueOf(a)).ifPresent(cidr -> byNetwork
-                .computeIfAbsent(cidr.network().toString(), k -> new java.util.TreeSet<>()).add(h.id().toString()));
-          }
-        }
-      }
-    }
-    JsonArray out = new JsonArray();
-    int all = withInventory;
-    byNetwork.forEach((cidr, ids) -> {
-      if (all > 0 && ids.size() == all) {
-        out.add(new JsonObject().put("cidr", cidr).put("host_ids", new JsonArray(List.copyOf(ids))));
-      }
-    });
-    return out;
   }
 
   /** The cluster without its hosts, with their counts. */

@@ -12,7 +12,6 @@ import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
 import dev.rendezvous.service.repo.EventRecord;
 import dev.rendezvous.service.repo.EventRepository;
 import dev.rendezvous.service.repo.HostRepository;
-import dev.rendezvous.service.repo.HostRepository.HostRow;
 import dev.rendezvous.service.repo.Times;
 import dev.rendezvous.service.validation.InvalidInputException;
 import dev.rendezvous.service.validation.Names;
@@ -290,7 +289,8 @@ public final class ClusterActionsApi {
     reply(ctx, 200, () -> {
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       Tenant t = UserAuth.tenant(ctx);
-      return cluster(ctx, id).compose(c -> HostRepository.listByCluster(db, t.name(), id).map(hosts -> {
+      return cluster(ctx, id).compose(c -> HostRepository.listByCluster(db, t.name(), id,
+          HostRepository.Documents.NONE).map(hosts -> {
         boolean sno = c.spec().getLong("control_plane_count", 3L) == 1L
             || "None".equals(c.spec().getString("high_availability_mode"));
         return hosts.isEmpty() || sno ? new JsonArray().add("none") : new JsonArray().add("baremetal").add("none");
@@ -305,10 +305,8 @@ public final class ClusterActionsApi {
         .map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)));
   }
 
-  private Future<JsonObject> clusterView(RoutingContext ctx, UUID id) {
-    Tenant t = UserAuth.tenant(ctx);
-    return cluster(ctx, id).compose(c -> HostRepository.listByCluster(db, t.name(), id)
-        .map((List<HostRow> hs) -> ApiViews.cluster(c, catalog, hs, true)));
+  private Future<HostViewStream> clusterView(RoutingContext ctx, UUID id) {
+    return cluster(ctx, id).compose(c -> HostViewStream.cluster(db, UserAuth.tenant(ctx).name(), c, catalog));
   }
 
   /** A domain refusal as upstream's error. */

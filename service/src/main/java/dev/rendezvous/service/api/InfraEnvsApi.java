@@ -208,11 +208,7 @@ final class InfraEnvsApi {
     RestApi.handle(ctx, 200, () -> {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "infra_env_id");
-      return infraEnv(t, id).compose(e -> HostRepository.listByInfraEnv(db, t.name(), id)).map(hs -> {
-        JsonArray out = new JsonArray();
-        hs.forEach(h -> out.add(ApiViews.host(h)));
-        return out;
-      });
+      return infraEnv(t, id).compose(e -> HostViewStream.infraEnvHosts(db, t.name(), id));
     });
   }
 

@@ -18,7 +18,9 @@ import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import dev.rendezvous.service.repo.Times;
 import dev.rendezvous.service.validation.InvalidInputException;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
@@ -272,7 +274,7 @@ public final class RestApi {
       if (Requests.queryBool(ctx, "exclude-hosts", false)) { // what controllers poll: counts, no host read
         return clusterViews.one(db, t.name(), id);
       }
-      return cluster(t, id).compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, true)));
+      return cluster(t, id).compose(c -> HostViewStream.cluster(db, t.name(), c, catalog));
     });
   }
 
@@ -303,7 +305,7 @@ public final class RestApi {
           // upstream re-evaluates the cluster at once: validations and status answer the new settings
           .compose(c -> ClusterReevaluation.now(brain, id, ctx.vertx().getOrCreateContext()))
           .compose(r -> cluster(t, id))
-          .compose(c -> hostsOf(t, id).map(hs -> ApiViews.cluster(c, catalog, hs, true)));
+          .compose(c -> HostViewStream.cluster(db, t.name(), c, catalog));
     });
   }
 
@@ -360,8 +362,7 @@ public final class RestApi {
         BusEvent e = BusEvent.ofCluster(id.toString(), new ClusterActionRequested(action, "tenant:" + t.name()));
         return bus.publish(Topics.CLUSTER_ACTIONS, e)
             .recover(err -> Future.failedFuture(new ApiError(503, "the message bus did not take the request; retry")))
-            .compose(v -> hostsOf(t, id))
-            .map(hs -> ApiViews.cluster(c, catalog, hs, true));
+            .compose(v -> HostViewStream.cluster(db, t.name(), c, catalog));
       });
     });
   }
@@ -376,6 +377,9 @@ public final class RestApi {
       // per host in a 1,000-host cluster, and the installers poll this list)
       HostRepository.Documents docs = HostRepository.Documents.of(Requests.queryBool(ctx, "with-inventory", false),
           Requests.queryBool(ctx, "with-connectivity", false));
+      if (docs == HostRepository.Documents.ALL || docs == HostRepository.Documents.CONNECTIVITY) {
+        return cluster(t, id).compose(c -> HostViewStream.clusterHosts(db, t.name(), id, docs, roles, status));
+      }
       return cluster(t, id).compose(c -> HostRepository.listByCluster(db, t.name(), id, docs, roles, status)).map(hs -> {
         JsonArray out = new JsonArray();
         for (HostRow h : hs) {
@@ -447,10 +451,6 @@ public final class RestApi {
     return ClusterRepository.get(db, t.name(), id).map(o -> o.orElseThrow(() -> ApiError.notFound("cluster", id)));
   }
 
-  private Future<List<HostRow>> hostsOf(Tenant t, UUID clusterId) {
-    return HostRepository.listByCluster(db, t.name(), clusterId);
-  }
-
   static String displayName(HostRow h) {
     return h.requestedHostname() != null ? h.requestedHostname() : h.id().toString();
   }
@@ -464,15 +464,34 @@ public final class RestApi {
       ctx.fail(e);
       return;
     }
-    f.compose(body -> status == 204 || body == null ? Future.succeededFuture((Buffer) null) : encode(ctx, body))
-        .onSuccess(bytes -> {
-          ctx.response().setStatusCode(status);
-          if (bytes == null) {
-            ctx.response().end();
-          } else {
-            ctx.response().putHeader("Content-Type", "application/json").end(bytes);
-          }
-        }).onFailure(ctx::fail);
+    f.onFailure(ctx::fail).onSuccess(body -> {
+      if (body instanceof Streamed s) {
+        stream(ctx, status, s);
+      } else if (status == 204 || body == null) {
+        ctx.response().setStatusCode(status).end();
+      } else {
+        encode(ctx, body).onFailure(ctx::fail).onSuccess(bytes -> ctx.response().setStatusCode(status)
+            .putHeader("Content-Type", "application/json").end(bytes));
+      }
+    });
+  }
+
+  /** A body written to the response as it is made ({@link HostViewStream}), rather than encoded whole first. */
+  interface Streamed {
+    /** Completes once all was written; fails with the head written when it stopped part way. */
+    Future<Void> writeTo(HttpServerResponse response, Vertx vertx);
+  }
+
+  private static void stream(RoutingContext ctx, int status, Streamed body) {
+    HttpServerResponse response = ctx.response().setStatusCode(status);
+    body.writeTo(response, ctx.vertx()).onFailure(e -> {
+      if (!response.headWritten()) {
+        ctx.fail(e);
+      } else if (!response.closed()) { // half a view must not read as a whole one
+        LOG.atDebug().setCause(e).log("a streamed view stopped part way; its connection is reset");
+        response.reset();
+      }
+    });
   }
 
   /** Above this many hosts in a view, its JSON is encoded on a worker thread (a 1,000-host cluster is ~300 MB). */

@@ -79,7 +79,7 @@ public final class HostRepository {
 
   public static Future<List<HostRow>> listByInfraEnv(SqlClient db, String tenant, UUID infraEnvId) {
     return dev.rendezvous.service.db.PagedRead.rows(db, "SELECT " + COLUMNS + FROM
-        + " WHERE h.infra_env_id = $1 AND ie.tenant = $2 ORDER BY h.registered_at, h.id", Tuple.of(infraEnvId, tenant))
+        + " WHERE h.infra_env_id = $1 AND ie.tenant = $2" + LIST_ORDER, Tuple.of(infraEnvId, tenant))
         .map(HostRepository::all);
   }
 
@@ -98,16 +98,62 @@ public final class HostRepository {
    */
   public static Future<List<HostRow>> listByCluster(SqlClient db, String tenant, UUID clusterId, Documents docs,
       List<String> roles, String status) {
-    String sql = "SELECT " + docs.columns + FROM + " WHERE h.cluster_id = $1 AND ie.tenant = $2"
-        + " AND (cardinality($3::text[]) = 0 OR (CASE WHEN h.role = 'auto-assign' AND h.suggested_role IS NOT NULL"
-        + " THEN h.suggested_role ELSE h.role END) = ANY($3::text[])) AND ($4::text IS NULL OR h.status = $4)"
-        + " ORDER BY h.registered_at, h.id";
+    String sql = "SELECT " + docs.columns + FROM + CLUSTER_HOSTS + LIST_ORDER;
     Tuple args = Tuple.of(clusterId, tenant, roles.toArray(String[]::new), status);
     if (docs == Documents.ALL || docs == Documents.CONNECTIVITY) {
       // the connectivity reports grow with the square of the cluster: read them a page at a time
       return dev.rendezvous.service.db.PagedRead.rows(db, sql, args).map(HostRepository::all);
     }
     return db.preparedQuery(sql).execute(args).map(HostRepository::all);
+  }
+
+  /** A cluster's hosts ($1) of a tenant ($2) whose effective role is one of $3 (any when empty) and status $4 (any: null). */
+  private static final String CLUSTER_HOSTS = " WHERE h.cluster_id = $1 AND ie.tenant = $2"
+      + " AND (cardinality($3::text[]) = 0 OR (CASE WHEN h.role = 'auto-assign' AND h.suggested_role IS NOT NULL"
+      + " THEN h.suggested_role ELSE h.role END) = ANY($3::text[])) AND ($4::text IS NULL OR h.status = $4)";
+  /** The order of every host list: registration, then id. */
+  private static final String LIST_ORDER = " ORDER BY h.registered_at, h.id";
+
+  /**
+   * The ids of the hosts {@link #listByCluster} reads, in its order, without their rows: a view streamed to a client
+   * reads the rows a page at a time ({@link #byIds}).
+   */
+  public static Future<List<UUID>> idsByCluster(SqlClient db, String tenant, UUID clusterId, List<String> roles,
+      String status) {
+    return db.preparedQuery("SELECT h.id" + FROM + CLUSTER_HOSTS + LIST_ORDER)
+        .execute(Tuple.of(clusterId, tenant, roles.toArray(String[]::new), status)).map(HostRepository::ids);
+  }
+
+  /** The ids of the hosts {@link #listByInfraEnv} reads, in its order, without their rows. */
+  public static Future<List<UUID>> idsByInfraEnv(SqlClient db, String tenant, UUID infraEnvId) {
+    return db.preparedQuery("SELECT h.id" + FROM + " WHERE h.infra_env_id = $1 AND ie.tenant = $2" + LIST_ORDER)
+        .execute(Tuple.of(infraEnvId, tenant)).map(HostRepository::ids);
+  }
+
+  /** The tenant's rows of {@code ids} that are still there, in the order of {@code ids}. */
+  public static Future<List<HostRow>> byIds(SqlClient db, String tenant, List<UUID> ids, Documents docs) {
+    return db.preparedQuery("SELECT " + docs.columns + FROM + " WHERE h.id = ANY($1::uuid[]) AND ie.tenant = $2")
+        .execute(Tuple.of(ids.toArray(UUID[]::new), tenant)).map(rs -> {
+          java.util.Map<UUID, HostRow> found = new java.util.HashMap<>();
+          rs.forEach(r -> {
+            HostRow h = HostRow.of(r);
+            found.put(h.id(), h);
+          });
+          List<HostRow> out = new ArrayList<>(found.size());
+          ids.forEach(id -> {
+            HostRow h = found.get(id);
+            if (h != null) {
+              out.add(h);
+            }
+          });
+          return out;
+        });
+  }
+
+  private static List<UUID> ids(Iterable<Row> rs) {
+    List<UUID> out = new ArrayList<>();
+    rs.forEach(r -> out.add(r.getUUID(0)));
+    return out;
   }
 
   /** Hosts of several clusters in one query (cluster lists), grouped by cluster id. */

@@ -1,0 +1,193 @@
+package dev.rendezvous.service.api;
+
+import dev.rendezvous.service.catalog.ReleaseCatalog;
+import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.HostRepository;
+import dev.rendezvous.service.repo.HostRepository.Documents;
+import dev.rendezvous.service.repo.HostRepository.HostRow;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.json.JsonObject;
+import io.vertx.sqlclient.SqlClient;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A view holding hosts (a cluster's with its hosts, a host list) written to the client as it is read: the ids first,
+ * then the rows a page at a time, each page encoded and written, and the next page read only once the client has
+ * taken the one before. A 1,000-host cluster's view is ~430 MB (each host's connectivity report names every peer):
+ * built whole, one GET took over a GB of heap (a service on {@code -Xmx1g} died of it) and left the client nothing to
+ * read until all was built. Streamed, a view in flight holds two pages (a few MB), whatever the cluster's size.
+ * The rows are read in short queries, with no transaction held open while a slow client reads: a host that leaves
+ * the view meanwhile is left out, and the counts (written last) are those of the hosts written.
+ */
+final class HostViewStream implements RestApi.Streamed {
+  /** The text a page of rows is sized for: a 1,000-host cluster's rows (~430 KB) come 4 to a page, small ones 256. */
+  static final long PAGE_BYTES = 2L << 20;
+  static final int FIRST_PAGE_ROWS = 16;
+  static final int MAX_PAGE_ROWS = 256;
+  /** A page with more text than this is encoded on a worker thread: an event loop never spends long on one. */
+  static final long WORKER_BYTES = 256L << 10;
+
+  /** Reads the rows of some ids, in their order, leaving out those gone. */
+  interface Rows {
+    Future<List<HostRow>> read(List<UUID> ids);
+  }
+
+  /** What the hosts written add up to: the view's counts and its host networks. */
+  private static final class Totals {
+    long total;
+    long known;
+    final HostNetworks networks = new HostNetworks();
+  }
+
+  private final Buffer head;
+  private final Function<Totals, Buffer> tail;
+  private final List<UUID> ids;
+  private final Rows rows;
+  private final Predicate<HostRow> stillListed;
+  private final Totals totals = new Totals();
+
+  private HostViewStream(Buffer head, Function<Totals, Buffer> tail, List<UUID> ids, Rows rows,
+      Predicate<HostRow> stillListed) {
+    this.head = head;
+    this.tail = tail;
+    this.ids = ids;
+    this.rows = rows;
+    this.stillListed = stillListed;
+  }
+
+  /** The cluster as upstream's GET (without {@code exclude-hosts}) answers it: its hosts, their networks and counts. */
+  static Future<HostViewStream> cluster(SqlClient db, String tenant, ClusterRow c, ReleaseCatalog catalog) {
+    return HostRepository.idsByCluster(db, tenant, c.id(), List.of(), null)
+        .map(ids -> cluster(c, catalog, ids, page -> HostRepository.byIds(db, tenant, page, Documents.ALL)));
+  }
+
+  static HostViewStream cluster(ClusterRow c, ReleaseCatalog catalog, List<UUID> ids, Rows rows) {
+    JsonObject o = ApiViews.cluster(c, catalog, HostRepository.HostCounts.NONE);
+    // the counts are those of the hosts written: they come last, after the hosts
+    o.remove("total_host_count");
+    o.remove("enabled_host_count");
+    o.remove("ready_host_count");
+    Buffer object = o.toBuffer();
+    Buffer head = object.getBuffer(0, object.length() - 1).appendString(",\"hosts\":[");
+    return new HostViewStream(head, t -> Buffer.buffer("],\"host_networks\":").appendBuffer(t.networks.json().toBuffer())
+        .appendString(",\"total_host_count\":" + t.total + ",\"enabled_host_count\":" + t.total
+            + ",\"ready_host_count\":" + t.known + "}"),
+        ids, rows, h -> c.id().equals(h.clusterId()));
+  }
+
+  /** An infra-env's hosts as upstream's list answers them. */
+  static Future<HostViewStream> infraEnvHosts(SqlClient db, String tenant, UUID infraEnvId) {
+    return HostRepository.idsByInfraEnv(db, tenant, infraEnvId).map(ids -> list(ids,
+        page -> HostRepository.byIds(db, tenant, page, Documents.ALL), h -> infraEnvId.equals(h.infraEnvId())));
+  }
+
+  /** A cluster's hosts filtered as {@link HostRepository#listByCluster} filters them, with the documents asked for. */
+  static Future<HostViewStream> clusterHosts(SqlClient db, String tenant, UUID clusterId, Documents docs,
+      List<String> roles, String status) {
+    return HostRepository.idsByCluster(db, tenant, clusterId, roles, status).map(ids -> list(ids,
+        page -> HostRepository.byIds(db, tenant, page, docs), h -> clusterId.equals(h.clusterId())));
+  }
+
+  static HostViewStream list(List<UUID> ids, Rows rows, Predicate<HostRow> stillListed) {
+    return new HostViewStream(Buffer.buffer("["), t -> Buffer.buffer("]"), ids, rows, stillListed);
+  }
+
+  /**
+   * Writes the view. The first page is read before anything is written, so a failure there is still an error answer;
+   * a failure later fails the returned future with the head written (the caller resets the connection: half a view
+   * must not read as a whole one).
+   */
+  @Override
+  public Future<Void> writeTo(HttpServerResponse response, Vertx vertx) {
+    Promise<Void> done = Promise.promise();
+    response.closeHandler(v -> done.tryFail("the client closed the connection"));
+    page(response, vertx, 0, FIRST_PAGE_ROWS, Future.succeededFuture(), done);
+    return done.future();
+  }
+
+  /**
+   * Reads and encodes the page at {@code from} while the one before is being sent ({@code sent}), and writes it once
+   * that one is on the socket: a view in flight holds two pages at most. (The response's own queue would not bound
+   * it: it counts writes, not bytes, and took 16 pages of a big cluster before it said it was full.)
+   */
+  private void page(HttpServerResponse response, Vertx vertx, int from, int size, Future<Void> sent,
+      Promise<Void> done) {
+    if (done.future().isComplete()) {
+      return;
+    }
+    if (from >= ids.size()) {
+      Buffer end = tail.apply(totals);
+      (response.headWritten() ? sent.compose(v -> response.end(end))
+          : response.putHeader("Content-Type", "application/json").end(head.copy().appendBuffer(end))).onComplete(done);
+      return;
+    }
+    List<UUID> batch = ids.subList(from, Math.min(ids.size(), from + size));
+    rows.read(batch).compose(found -> {
+      long text = found.stream().mapToLong(HostViewStream::textOf).sum();
+      return text > WORKER_BYTES ? vertx.executeBlocking(() -> encode(found), false)
+          : Future.succeededFuture(encode(found));
+    }).compose(page -> sent.map(page)).onFailure(done::tryFail).onSuccess(page -> {
+      if (done.future().isComplete()) {
+        return;
+      }
+      Future<Void> write;
+      try {
+        if (!response.headWritten()) {
+          response.setChunked(true).putHeader("Content-Type", "application/json").write(head);
+        }
+        write = response.write(page.bytes());
+      } catch (RuntimeException e) {
+        done.tryFail(e); // the connection went meanwhile
+        return;
+      }
+      // the next page sized by this one's rows: a few MB of text
+      int nextSize = page.rows() == 0 ? MAX_PAGE_ROWS
+          : (int) Math.max(1, Math.min(MAX_PAGE_ROWS, PAGE_BYTES * page.rows() / page.text()));
+      page(response, vertx, from + batch.size(), nextSize, write, done);
+    });
+  }
+
+  private record Page(Buffer bytes, int rows, long text) {}
+
+  /** A page's hosts as JSON, each after a comma but the view's first; their counts and networks added up. */
+  private Page encode(List<HostRow> found) {
+    Buffer out = Buffer.buffer();
+    int written = 0;
+    long text = 0;
+    boolean comma = totals.total > 0;
+    for (HostRow h : found) {
+      if (!stillListed.test(h)) {
+        continue; // moved out of the view since its ids were read
+      }
+      if (comma) {
+        out.appendByte((byte) ',');
+      }
+      comma = true;
+      out.appendBuffer(ApiViews.host(h).toBuffer());
+      totals.total++;
+      if ("known".equals(h.status())) {
+        totals.known++;
+      }
+      totals.networks.add(h);
+      written++;
+      text += textOf(h);
+    }
+    return new Page(out, written, text);
+  }
+
+  /** The host's large texts: what its view's size is made of. */
+  private static long textOf(HostRow h) {
+    return 1024 + length(h.inventory()) + length(h.connectivity()) + length(h.validationsInfo());
+  }
+
+  private static int length(String s) {
+    return s == null ? 0 : s.length();
+  }
+}
