@@ -494,7 +494,11 @@ public final class RestApi {
     });
   }
 
-  /** Above this many hosts in a view, its JSON is encoded on a worker thread (a 1,000-host cluster is ~300 MB). */
+  /**
+   * Above this many hosts in a view built whole, its JSON is encoded on a worker thread. The views that carry the
+   * connectivity reports (hundreds of MB for a big cluster) are streamed instead ({@link HostViewStream}); what is
+   * built whole is a list of clusters {@code with_hosts} and host lists without the reports.
+   */
   static final int LARGE_VIEW_HOSTS = 50;
 
   /**
