@@ -6,6 +6,7 @@ import dev.rendezvous.service.repo.HostRepository;
 import dev.rendezvous.service.repo.HostRepository.HostRow;
 import dev.rendezvous.service.repo.InfraEnvRepository.InfraEnvRow;
 import dev.rendezvous.service.repo.Times;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.util.List;
@@ -32,6 +33,36 @@ public final class ApiViews {
 
   /** The cluster without its hosts, with their counts. */
   public static JsonObject cluster(ClusterRow c, ReleaseCatalog catalog, HostRepository.HostCounts counts) {
+    JsonObject o = withoutHosts(c, catalog);
+    putCounts(o, counts);
+    return o;
+  }
+
+  /**
+   * A cluster's view with its hosts, in the two parts around them for a view written as its hosts are read
+   * ({@link HostViewStream}): this one ends in {@code "hosts":[}, and {@link #clusterTail} closes it.
+   */
+  static Buffer clusterHead(ClusterRow c, ReleaseCatalog catalog) {
+    Buffer object = withoutHosts(c, catalog).toBuffer();
+    return object.getBuffer(0, object.length() - 1).appendString(",\"hosts\":[");
+  }
+
+  /** After the hosts: their networks and counts, and the end of the cluster. */
+  static Buffer clusterTail(HostNetworks networks, HostRepository.HostCounts counts) {
+    JsonObject after = new JsonObject().put("host_networks", networks.json());
+    putCounts(after, counts);
+    Buffer object = after.toBuffer();
+    return Buffer.buffer("],").appendBuffer(object, 1, object.length() - 1);
+  }
+
+  private static void putCounts(JsonObject o, HostRepository.HostCounts counts) {
+    o.put("total_host_count", counts.total());
+    o.put("enabled_host_count", counts.total());
+    o.put("ready_host_count", counts.known());
+  }
+
+  /** The cluster's own fields: all but its hosts, their networks and their counts. */
+  private static JsonObject withoutHosts(ClusterRow c, ReleaseCatalog catalog) {
     JsonObject o = c.spec().copy()
         .put("kind", kind(c))
         .put("id", c.id().toString())
@@ -80,9 +111,6 @@ public final class ApiViews {
     o.put("ignored_cluster_validations", state.getJsonArray("ignored_cluster_validations", new JsonArray()).encode());
     putIfSet(o, "controller_logs_started_at", state.getString("controller_logs_started_at"));
     putIfSet(o, "controller_logs_collected_at", state.getString("controller_logs_collected_at"));
-    o.put("total_host_count", counts.total());
-    o.put("enabled_host_count", counts.total());
-    o.put("ready_host_count", counts.known());
     o.put("feature_usage", FeatureUsage.of(o));
     return o;
   }

@@ -10,21 +10,20 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
-import io.vertx.core.json.JsonObject;
 import io.vertx.sqlclient.SqlClient;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Function;
-import java.util.function.Predicate;
 
 /**
  * A view holding hosts (a cluster's with its hosts, a host list) written to the client as it is read: the ids first,
  * then the rows a page at a time, each page encoded and written, and the next page read only once the client has
  * taken the one before. A 1,000-host cluster's view is ~430 MB (each host's connectivity report names every peer):
  * built whole, one GET took over a GB of heap (a service on {@code -Xmx1g} died of it) and left the client nothing to
- * read until all was built. Streamed, a view in flight holds two pages (a few MB), whatever the cluster's size.
- * The rows are read in short queries, with no transaction held open while a slow client reads: a host that leaves
- * the view meanwhile is left out, and the counts (written last) are those of the hosts written.
+ * read until all was built. Streamed, a view in flight holds two pages (a few MB; the first, 16 rows, up to ~7 MB),
+ * whatever the cluster's size. The rows are read in short queries, with no transaction held open while a slow client
+ * reads: a host that leaves the view meanwhile is left out, and the counts (written last) are those of the hosts
+ * written.
  */
 final class HostViewStream implements RestApi.Streamed {
   /** The text a page of rows is sized for: a 1,000-host cluster's rows (~430 KB) come 4 to a page, small ones 256. */
@@ -50,53 +49,42 @@ final class HostViewStream implements RestApi.Streamed {
   private final Function<Totals, Buffer> tail;
   private final List<UUID> ids;
   private final Rows rows;
-  private final Predicate<HostRow> stillListed;
   private final Totals totals = new Totals();
 
-  private HostViewStream(Buffer head, Function<Totals, Buffer> tail, List<UUID> ids, Rows rows,
-      Predicate<HostRow> stillListed) {
+  private HostViewStream(Buffer head, Function<Totals, Buffer> tail, List<UUID> ids, Rows rows) {
     this.head = head;
     this.tail = tail;
     this.ids = ids;
     this.rows = rows;
-    this.stillListed = stillListed;
   }
 
   /** The cluster as upstream's GET (without {@code exclude-hosts}) answers it: its hosts, their networks and counts. */
   static Future<HostViewStream> cluster(SqlClient db, String tenant, ClusterRow c, ReleaseCatalog catalog) {
-    return HostRepository.idsByCluster(db, tenant, c.id(), List.of(), null)
-        .map(ids -> cluster(c, catalog, ids, page -> HostRepository.byIds(db, tenant, page, Documents.ALL)));
+    return HostRepository.idsByCluster(db, tenant, c.id(), List.of(), null).map(ids -> cluster(c, catalog, ids,
+        page -> HostRepository.clusterHostsByIds(db, tenant, c.id(), List.of(), null, page, Documents.ALL)));
   }
 
   static HostViewStream cluster(ClusterRow c, ReleaseCatalog catalog, List<UUID> ids, Rows rows) {
-    JsonObject o = ApiViews.cluster(c, catalog, HostRepository.HostCounts.NONE);
-    // the counts are those of the hosts written: they come last, after the hosts
-    o.remove("total_host_count");
-    o.remove("enabled_host_count");
-    o.remove("ready_host_count");
-    Buffer object = o.toBuffer();
-    Buffer head = object.getBuffer(0, object.length() - 1).appendString(",\"hosts\":[");
-    return new HostViewStream(head, t -> Buffer.buffer("],\"host_networks\":").appendBuffer(t.networks.json().toBuffer())
-        .appendString(",\"total_host_count\":" + t.total + ",\"enabled_host_count\":" + t.total
-            + ",\"ready_host_count\":" + t.known + "}"),
-        ids, rows, h -> c.id().equals(h.clusterId()));
+    // the counts are those of the hosts written: they come after the hosts
+    return new HostViewStream(ApiViews.clusterHead(c, catalog),
+        t -> ApiViews.clusterTail(t.networks, new HostRepository.HostCounts(t.total, t.known)), ids, rows);
   }
 
   /** An infra-env's hosts as upstream's list answers them. */
   static Future<HostViewStream> infraEnvHosts(SqlClient db, String tenant, UUID infraEnvId) {
-    return HostRepository.idsByInfraEnv(db, tenant, infraEnvId).map(ids -> list(ids,
-        page -> HostRepository.byIds(db, tenant, page, Documents.ALL), h -> infraEnvId.equals(h.infraEnvId())));
+    return HostRepository.idsByInfraEnv(db, tenant, infraEnvId)
+        .map(ids -> list(ids, page -> HostRepository.infraEnvHostsByIds(db, tenant, infraEnvId, page)));
   }
 
   /** A cluster's hosts filtered as {@link HostRepository#listByCluster} filters them, with the documents asked for. */
   static Future<HostViewStream> clusterHosts(SqlClient db, String tenant, UUID clusterId, Documents docs,
       List<String> roles, String status) {
     return HostRepository.idsByCluster(db, tenant, clusterId, roles, status).map(ids -> list(ids,
-        page -> HostRepository.byIds(db, tenant, page, docs), h -> clusterId.equals(h.clusterId())));
+        page -> HostRepository.clusterHostsByIds(db, tenant, clusterId, roles, status, page, docs)));
   }
 
-  static HostViewStream list(List<UUID> ids, Rows rows, Predicate<HostRow> stillListed) {
-    return new HostViewStream(Buffer.buffer("["), t -> Buffer.buffer("]"), ids, rows, stillListed);
+  static HostViewStream list(List<UUID> ids, Rows rows) {
+    return new HostViewStream(Buffer.buffer("["), t -> Buffer.buffer("]"), ids, rows);
   }
 
   /**
@@ -125,7 +113,14 @@ final class HostViewStream implements RestApi.Streamed {
     if (from >= ids.size()) {
       Buffer end = tail.apply(totals);
       (response.headWritten() ? sent.compose(v -> response.end(end))
-          : response.putHeader("Content-Type", "application/json").end(head.copy().appendBuffer(end))).onComplete(done);
+          : response.putHeader("Content-Type", "application/json").end(head.copy().appendBuffer(end)))
+          .onComplete(ar -> { // the client may have closed the connection first: done has failed then
+            if (ar.succeeded()) {
+              done.tryComplete();
+            } else {
+              done.tryFail(ar.cause());
+            }
+          });
       return;
     }
     List<UUID> batch = ids.subList(from, Math.min(ids.size(), from + size));
@@ -137,20 +132,18 @@ final class HostViewStream implements RestApi.Streamed {
       if (done.future().isComplete()) {
         return;
       }
-      Future<Void> write;
       try {
         if (!response.headWritten()) {
           response.setChunked(true).putHeader("Content-Type", "application/json").write(head);
         }
-        write = response.write(page.bytes());
+        Future<Void> write = response.write(page.bytes());
+        // the next page sized by this one's rows (a few MB of text); by the last size when all of it had gone
+        int nextSize = page.rows() == 0 ? size
+            : (int) Math.max(1, Math.min(MAX_PAGE_ROWS, PAGE_BYTES * page.rows() / page.text()));
+        page(response, vertx, from + batch.size(), nextSize, write, done);
       } catch (RuntimeException e) {
-        done.tryFail(e); // the connection went meanwhile
-        return;
+        done.tryFail(e); // the connection went meanwhile, or a bug: the answer must end either way
       }
-      // the next page sized by this one's rows: a few MB of text
-      int nextSize = page.rows() == 0 ? MAX_PAGE_ROWS
-          : (int) Math.max(1, Math.min(MAX_PAGE_ROWS, PAGE_BYTES * page.rows() / page.text()));
-      page(response, vertx, from + batch.size(), nextSize, write, done);
     });
   }
 
@@ -163,9 +156,6 @@ final class HostViewStream implements RestApi.Streamed {
     long text = 0;
     boolean comma = totals.total > 0;
     for (HostRow h : found) {
-      if (!stillListed.test(h)) {
-        continue; // moved out of the view since its ids were read
-      }
       if (comma) {
         out.appendByte((byte) ',');
       }

@@ -178,7 +178,7 @@ public final class InstallFilesApi {
       Tenant t = UserAuth.tenant(ctx);
       UUID id = Requests.pathUuid(ctx, "cluster_id");
       return cluster(ctx, id).compose(c -> Future.all(ClusterRepository.pullSecret(db, t.name(), id),
-              HostRepository.listByCluster(db, t.name(), id))
+              HostRepository.listByCluster(db, t.name(), id, HostRepository.Documents.INVENTORY))
           .map(all -> {
             String secret = all.<java.util.Optional<String>>resultAt(0).orElse("");
             List<HostRow> hosts = all.resultAt(1);

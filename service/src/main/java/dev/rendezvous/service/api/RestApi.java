@@ -484,11 +484,16 @@ public final class RestApi {
 
   private static void stream(RoutingContext ctx, int status, Streamed body) {
     HttpServerResponse response = ctx.response().setStatusCode(status);
+    if (ctx.request().version() == io.vertx.core.http.HttpVersion.HTTP_1_0) {
+      response.putHeader("Connection", "close"); // no chunks in HTTP/1.0: the end of the connection ends the answer
+    }
     body.writeTo(response, ctx.vertx()).onFailure(e -> {
-      if (!response.headWritten()) {
+      if (response.closed()) {
+        LOG.atDebug().log("a client left before its streamed view was written");
+      } else if (!response.headWritten()) {
         ctx.fail(e);
-      } else if (!response.closed()) { // half a view must not read as a whole one
-        LOG.atDebug().setCause(e).log("a streamed view stopped part way; its connection is reset");
+      } else { // half a view must not read as a whole one
+        LOG.atWarn().setCause(e).log("a streamed view stopped part way; its connection is reset");
         response.reset();
       }
     });

@@ -79,7 +79,7 @@ public final class HostRepository {
 
   public static Future<List<HostRow>> listByInfraEnv(SqlClient db, String tenant, UUID infraEnvId) {
     return dev.rendezvous.service.db.PagedRead.rows(db, "SELECT " + COLUMNS + FROM
-        + " WHERE h.infra_env_id = $1 AND ie.tenant = $2" + LIST_ORDER, Tuple.of(infraEnvId, tenant))
+        + INFRA_ENV_HOSTS + LIST_ORDER, Tuple.of(infraEnvId, tenant))
         .map(HostRepository::all);
   }
 
@@ -114,9 +114,12 @@ public final class HostRepository {
   /** The order of every host list: registration, then id. */
   private static final String LIST_ORDER = " ORDER BY h.registered_at, h.id";
 
+  /** An infra-env's hosts ($1) of a tenant ($2). */
+  private static final String INFRA_ENV_HOSTS = " WHERE h.infra_env_id = $1 AND ie.tenant = $2";
+
   /**
    * The ids of the hosts {@link #listByCluster} reads, in its order, without their rows: a view streamed to a client
-   * reads the rows a page at a time ({@link #byIds}).
+   * reads the rows a page at a time ({@link #clusterHostsByIds}).
    */
   public static Future<List<UUID>> idsByCluster(SqlClient db, String tenant, UUID clusterId, List<String> roles,
       String status) {
@@ -124,30 +127,40 @@ public final class HostRepository {
         .execute(Tuple.of(clusterId, tenant, roles.toArray(String[]::new), status)).map(HostRepository::ids);
   }
 
+  /** Of {@code ids}, the rows {@link #listByCluster} would still read, in the order of {@code ids}. */
+  public static Future<List<HostRow>> clusterHostsByIds(SqlClient db, String tenant, UUID clusterId, List<String> roles,
+      String status, List<UUID> ids, Documents docs) {
+    return db.preparedQuery("SELECT " + docs.columns + FROM + CLUSTER_HOSTS + " AND h.id = ANY($5::uuid[])")
+        .execute(Tuple.of(clusterId, tenant, roles.toArray(String[]::new), status, ids.toArray(UUID[]::new)))
+        .map(rs -> inOrder(rs, ids));
+  }
+
   /** The ids of the hosts {@link #listByInfraEnv} reads, in its order, without their rows. */
   public static Future<List<UUID>> idsByInfraEnv(SqlClient db, String tenant, UUID infraEnvId) {
-    return db.preparedQuery("SELECT h.id" + FROM + " WHERE h.infra_env_id = $1 AND ie.tenant = $2" + LIST_ORDER)
+    return db.preparedQuery("SELECT h.id" + FROM + INFRA_ENV_HOSTS + LIST_ORDER)
         .execute(Tuple.of(infraEnvId, tenant)).map(HostRepository::ids);
   }
 
-  /** The tenant's rows of {@code ids} that are still there, in the order of {@code ids}. */
-  public static Future<List<HostRow>> byIds(SqlClient db, String tenant, List<UUID> ids, Documents docs) {
-    return db.preparedQuery("SELECT " + docs.columns + FROM + " WHERE h.id = ANY($1::uuid[]) AND ie.tenant = $2")
-        .execute(Tuple.of(ids.toArray(UUID[]::new), tenant)).map(rs -> {
-          java.util.Map<UUID, HostRow> found = new java.util.HashMap<>();
-          rs.forEach(r -> {
-            HostRow h = HostRow.of(r);
-            found.put(h.id(), h);
-          });
-          List<HostRow> out = new ArrayList<>(found.size());
-          ids.forEach(id -> {
-            HostRow h = found.get(id);
-            if (h != null) {
-              out.add(h);
-            }
-          });
-          return out;
-        });
+  /** Of {@code ids}, the rows {@link #listByInfraEnv} would still read, in the order of {@code ids}. */
+  public static Future<List<HostRow>> infraEnvHostsByIds(SqlClient db, String tenant, UUID infraEnvId, List<UUID> ids) {
+    return db.preparedQuery("SELECT " + COLUMNS + FROM + INFRA_ENV_HOSTS + " AND h.id = ANY($3::uuid[])")
+        .execute(Tuple.of(infraEnvId, tenant, ids.toArray(UUID[]::new))).map(rs -> inOrder(rs, ids));
+  }
+
+  private static List<HostRow> inOrder(Iterable<Row> rs, List<UUID> ids) {
+    java.util.Map<UUID, HostRow> found = new java.util.HashMap<>();
+    rs.forEach(r -> {
+      HostRow h = HostRow.of(r);
+      found.put(h.id(), h);
+    });
+    List<HostRow> out = new ArrayList<>(found.size());
+    ids.forEach(id -> {
+      HostRow h = found.get(id);
+      if (h != null) {
+        out.add(h);
+      }
+    });
+    return out;
   }
 
   private static List<UUID> ids(Iterable<Row> rs) {
@@ -159,7 +172,7 @@ public final class HostRepository {
   /** Hosts of several clusters in one query (cluster lists), grouped by cluster id. */
   public static Future<java.util.Map<UUID, List<HostRow>>> listByClusters(SqlClient db, String tenant, List<UUID> clusterIds) {
     return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.cluster_id = ANY($1) AND ie.tenant = $2"
-            + " ORDER BY h.registered_at, h.id")
+            + LIST_ORDER)
         .execute(Tuple.of(clusterIds.toArray(new UUID[0]), tenant))
         .map(rs -> {
           java.util.Map<UUID, List<HostRow>> out = new java.util.HashMap<>();

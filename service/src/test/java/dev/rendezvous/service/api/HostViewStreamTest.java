@@ -55,6 +55,8 @@ class HostViewStreamTest {
   private final UUID infraEnv = UUID.randomUUID();
   /** The hosts whose rows the streamed views read. */
   private final AtomicInteger rowsRead = new AtomicInteger();
+  /** How the cluster's view reads a page of rows (a test may fail it, or delete hosts first). */
+  private java.util.function.Function<List<UUID>, Future<List<HostRow>>> pages = this::counted;
 
   @BeforeEach
   void start() throws Exception {
@@ -71,7 +73,7 @@ class HostViewStreamTest {
     Router router = Router.router(vertx);
     router.get("/cluster").handler(ctx -> RestApi.handle(ctx, 200, () -> ClusterRepository.get(pool, "t", clusterId)
         .compose(c -> HostRepository.idsByCluster(pool, "t", clusterId, List.of(), null)
-            .map(ids -> HostViewStream.cluster(c.orElseThrow(), catalog, ids, this::counted)))));
+            .map(ids -> HostViewStream.cluster(c.orElseThrow(), catalog, ids, page -> pages.apply(page))))));
     router.get("/hosts").handler(ctx -> RestApi.handle(ctx, 200, () -> HostViewStream.infraEnvHosts(pool, "t", infraEnv)));
     // small socket buffers: what the client has not read stays with the server
     server = await(vertx.createHttpServer(new HttpServerOptions().setSendBufferSize(16 * 1024)).requestHandler(router)
@@ -112,6 +114,42 @@ class HostViewStreamTest {
     JsonArray wholeList = new JsonArray();
     await(HostRepository.listByInfraEnv(pool, "t", infraEnv)).forEach(h -> wholeList.add(ApiViews.host(h)));
     assertEquals(wholeList, listed);
+  }
+
+  @Test
+  void hostsGoneBeforeTheirPageIsReadAreLeftOutAndNotCounted() throws Exception {
+    for (int i = 0; i < 40; i++) {
+      addHost(clusterId, "known", inventory("10.0.0." + (i + 10) + "/24", null), "{}");
+    }
+    List<UUID> ids = await(HostRepository.idsByCluster(pool, "t", clusterId, List.of(), null));
+    UUID moved = ids.get(20);
+    UUID deleted = ids.get(30);
+    pages = page -> { // both leave once the first page was read
+      Future<List<HostRow>> read = counted(page);
+      return rowsRead.get() > HostViewStream.FIRST_PAGE_ROWS ? read : read.compose(rows -> pool.preparedQuery(
+          "UPDATE hosts SET cluster_id = NULL WHERE id = $1").execute(Tuple.of(moved))
+          .compose(v -> pool.preparedQuery("DELETE FROM hosts WHERE id = $1").execute(Tuple.of(deleted))).map(rows));
+    };
+    JsonObject o = new JsonObject(get("/cluster").body());
+    List<String> listed = o.getJsonArray("hosts").stream().map(h -> ((JsonObject) h).getString("id")).toList();
+    assertEquals(38, listed.size());
+    assertTrue(!listed.contains(moved.toString()) && !listed.contains(deleted.toString()), listed.toString());
+    assertEquals(38, o.getInteger("total_host_count"));
+    assertEquals(38, o.getJsonArray("host_networks").getJsonObject(0).getJsonArray("host_ids").size());
+  }
+
+  @Test
+  void aFailureBeforeTheFirstByteIsAnErrorAnswerAndOneAfterItEndsTheConnection() throws Exception {
+    for (int i = 0; i < 40; i++) {
+      addHost(clusterId, "known", null, "{}");
+    }
+    pages = page -> Future.failedFuture("the database went away");
+    assertEquals(500, get("/cluster").status());
+    pages = page -> rowsRead.get() == 0 ? counted(page) : Future.failedFuture("the database went away");
+    // the head and the first page went out: a client must not take the rest for a whole view
+    java.util.concurrent.ExecutionException cut = org.junit.jupiter.api.Assertions.assertThrows(
+        java.util.concurrent.ExecutionException.class, () -> get("/cluster"));
+    assertTrue(cut.getCause() instanceof io.vertx.core.VertxException, cut.getCause().toString()); // closed
   }
 
   @Test
@@ -198,7 +236,7 @@ class HostViewStreamTest {
 
   private Future<List<HostRow>> counted(List<UUID> page) {
     rowsRead.addAndGet(page.size());
-    return HostRepository.byIds(pool, "t", page, Documents.ALL);
+    return HostRepository.clusterHostsByIds(pool, "t", clusterId, List.of(), null, page, Documents.ALL);
   }
 
   private static String inventory(String v4, String secondV4) {
