@@ -11,9 +11,9 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * Upstream's {@code host_networks} of a cluster: the networks every host with an inventory has an address in (IPv4 and
- * IPv6), each with those hosts' ids. The UI offers them as the cluster's machine network. Hosts are added one at a time,
- * so a view streamed a page at a time ({@link HostViewStream}) gathers them as it goes.
+ * Upstream's {@code host_networks} of a cluster: the networks every host with an inventory has an address in (IPv4
+ * and IPv6), each with those hosts' ids. The UI offers them as the cluster's machine network. Hosts are added one at
+ * a time, so a view streamed a page at a time ({@link HostViewStream}) gathers them as it goes.
  */
 final class HostNetworks {
   private final Map<String, Set<String>> byNetwork = new TreeMap<>();

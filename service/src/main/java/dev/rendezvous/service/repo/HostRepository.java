@@ -107,7 +107,7 @@ public final class HostRepository {
     return db.preparedQuery(sql).execute(args).map(HostRepository::all);
   }
 
-  /** A cluster's hosts ($1) of a tenant ($2) whose effective role is one of $3 (any when empty) and status $4 (any: null). */
+  /** A cluster's hosts ($1) of a tenant ($2) whose effective role is one of $3 (any: empty), status $4 (any: null). */
   private static final String CLUSTER_HOSTS = " WHERE h.cluster_id = $1 AND ie.tenant = $2"
       + " AND (cardinality($3::text[]) = 0 OR (CASE WHEN h.role = 'auto-assign' AND h.suggested_role IS NOT NULL"
       + " THEN h.suggested_role ELSE h.role END) = ANY($3::text[])) AND ($4::text IS NULL OR h.status = $4)";

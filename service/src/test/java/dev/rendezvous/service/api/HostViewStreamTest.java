@@ -69,12 +69,14 @@ class HostViewStreamTest {
         new JsonObject().put("base_dns_domain", "example.com"), null, null, null, null, 1, now, now, new JsonObject()),
         "secret"));
     await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
-        + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', 'secret', now(), now())").execute(Tuple.of(infraEnv, clusterId)));
+        + " updated_at) VALUES ($1, 't', $2, 'ie', '{}', 'secret', now(), now())")
+        .execute(Tuple.of(infraEnv, clusterId)));
     Router router = Router.router(vertx);
     router.get("/cluster").handler(ctx -> RestApi.handle(ctx, 200, () -> ClusterRepository.get(pool, "t", clusterId)
         .compose(c -> HostRepository.idsByCluster(pool, "t", clusterId, List.of(), null)
             .map(ids -> HostViewStream.cluster(c.orElseThrow(), catalog, ids, page -> pages.apply(page))))));
-    router.get("/hosts").handler(ctx -> RestApi.handle(ctx, 200, () -> HostViewStream.infraEnvHosts(pool, "t", infraEnv)));
+    router.get("/hosts").handler(ctx -> RestApi.handle(ctx, 200,
+        () -> HostViewStream.infraEnvHosts(pool, "t", infraEnv)));
     // small socket buffers: what the client has not read stays with the server
     server = await(vertx.createHttpServer(new HttpServerOptions().setSendBufferSize(16 * 1024)).requestHandler(router)
         .listen(0, "127.0.0.1"));
