@@ -256,14 +256,7 @@ public final class RestApi {
       if (!withHosts) { // counts only: a host's record carries its inventory and its view of every peer
         return clusterViews.list(ctx.vertx(), db, t.name());
       }
-      return ClusterRepository.list(db, t.name()).compose(rows -> {
-        List<UUID> ids = rows.stream().map(ClusterRow::id).toList();
-        return HostRepository.listByClusters(db, t.name(), ids).map(hosts -> {
-          JsonArray out = new JsonArray();
-          rows.forEach(c -> out.add(ApiViews.cluster(c, catalog, hosts.getOrDefault(c.id(), List.of()), true)));
-          return out;
-        });
-      });
+      return ClusterRepository.list(db, t.name()).compose(rows -> HostViewStream.clusters(db, t.name(), rows, catalog));
     });
   }
 
@@ -502,7 +495,7 @@ public final class RestApi {
   /**
    * Above this many hosts in a view built whole, its JSON is encoded on a worker thread. The views that carry the
    * connectivity reports (hundreds of MB for a big cluster) are streamed instead ({@link HostViewStream}); what is
-   * built whole is a list of clusters {@code with_hosts} and host lists without the reports.
+   * built whole is host lists without the reports.
    */
   static final int LARGE_VIEW_HOSTS = 50;
 

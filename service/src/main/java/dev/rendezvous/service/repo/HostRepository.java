@@ -169,18 +169,26 @@ public final class HostRepository {
     return out;
   }
 
-  /** Hosts of several clusters in one query (cluster lists), grouped by cluster id. */
-  public static Future<java.util.Map<UUID, List<HostRow>>> listByClusters(SqlClient db, String tenant, List<UUID> clusterIds) {
-    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.cluster_id = ANY($1) AND ie.tenant = $2"
+  /**
+   * The ids of several clusters' hosts (a list of clusters with their hosts), each cluster's in the order of its host
+   * list, without their rows: the list is streamed, its rows read a page at a time ({@link #tenantHostsByIds}).
+   */
+  public static Future<java.util.Map<UUID, List<UUID>>> idsByClusters(SqlClient db, String tenant,
+      List<UUID> clusterIds) {
+    return db.preparedQuery("SELECT h.cluster_id, h.id" + FROM + " WHERE h.cluster_id = ANY($1) AND ie.tenant = $2"
             + LIST_ORDER)
         .execute(Tuple.of(clusterIds.toArray(new UUID[0]), tenant))
         .map(rs -> {
-          java.util.Map<UUID, List<HostRow>> out = new java.util.HashMap<>();
-          for (HostRow h : all(rs)) {
-            out.computeIfAbsent(h.clusterId(), k -> new ArrayList<>()).add(h);
-          }
+          java.util.Map<UUID, List<UUID>> out = new java.util.HashMap<>();
+          rs.forEach(r -> out.computeIfAbsent(r.getUUID(0), k -> new ArrayList<>()).add(r.getUUID(1)));
           return out;
         });
+  }
+
+  /** Of {@code ids}, the rows of a tenant's hosts still there, in the order of {@code ids}, with both documents. */
+  public static Future<List<HostRow>> tenantHostsByIds(SqlClient db, String tenant, List<UUID> ids) {
+    return db.preparedQuery("SELECT " + COLUMNS + FROM + " WHERE h.id = ANY($1::uuid[]) AND ie.tenant = $2")
+        .execute(Tuple.of(ids.toArray(UUID[]::new), tenant)).map(rs -> inOrder(rs, ids));
   }
 
   /** How many hosts a cluster has, and how many are known (its view's total and ready host counts). */

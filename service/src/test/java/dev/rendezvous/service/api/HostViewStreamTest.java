@@ -57,6 +57,9 @@ class HostViewStreamTest {
   private final AtomicInteger rowsRead = new AtomicInteger();
   /** How the cluster's view reads a page of rows (a test may fail it, or delete hosts first). */
   private java.util.function.Function<List<UUID>, Future<List<HostRow>>> pages = this::counted;
+  /** How the list of clusters reads a page of rows. */
+  private java.util.function.Function<List<UUID>, Future<List<HostRow>>> clusterListPages =
+      page -> HostRepository.tenantHostsByIds(pool, "t", page);
 
   @BeforeEach
   void start() throws Exception {
@@ -75,6 +78,9 @@ class HostViewStreamTest {
     router.get("/cluster").handler(ctx -> RestApi.handle(ctx, 200, () -> ClusterRepository.get(pool, "t", clusterId)
         .compose(c -> HostRepository.idsByCluster(pool, "t", clusterId, List.of(), null)
             .map(ids -> HostViewStream.cluster(c.orElseThrow(), catalog, ids, page -> pages.apply(page))))));
+    router.get("/clusters").handler(ctx -> RestApi.handle(ctx, 200, () -> ClusterRepository.list(pool, "t")
+        .compose(cs -> HostRepository.idsByClusters(pool, "t", cs.stream().map(ClusterRow::id).toList())
+            .map(ids -> HostViewStream.clusters(cs, catalog, ids, page -> clusterListPages.apply(page))))));
     router.get("/hosts").handler(ctx -> RestApi.handle(ctx, 200,
         () -> HostViewStream.infraEnvHosts(pool, "t", infraEnv)));
     // small socket buffers: what the client has not read stays with the server
@@ -87,6 +93,70 @@ class HostViewStreamTest {
   void stop() throws Exception {
     vertx.close().await(10, TimeUnit.SECONDS);
     pg.close();
+  }
+
+  @Test
+  void aStreamedListOfClustersIsEachClustersViewBuiltWholeWithPagesAcrossClusters() throws Exception {
+    // the first cluster's 40 hosts, a hostless one, one of 300 (pages run across them); another tenant's alongside
+    UUID hostless = UUID.randomUUID();
+    UUID big = UUID.randomUUID();
+    UUID otherTenants = UUID.randomUUID();
+    addCluster(hostless, "t");
+    addCluster(big, "t");
+    addCluster(otherTenants, "u");
+    for (int i = 0; i < 40; i++) {
+      addHost(clusterId, i % 3 == 0 ? "known" : "insufficient", inventory("10.0.0." + (i + 10) + "/24", null), "{}");
+    }
+    for (int i = 0; i < 300; i++) {
+      addHost(big, i % 2 == 0 ? "known" : "insufficient", inventory("10.1." + (i / 200) + "." + (i % 200 + 10) + "/16",
+          null), "{\"remote_hosts\":[]}");
+    }
+    UUID otherInfraEnv = UUID.randomUUID();
+    await(pool.preparedQuery("INSERT INTO infra_envs (id, tenant, cluster_id, name, spec, pull_secret, created_at,"
+        + " updated_at) VALUES ($1, 'u', $2, 'ie', '{}', 'secret', now(), now())")
+        .execute(Tuple.of(otherInfraEnv, otherTenants)));
+    await(pool.preparedQuery("INSERT INTO hosts (id, infra_env_id, cluster_id, status, status_info, status_updated_at,"
+        + " registered_at, created_at, updated_at) VALUES ($1, $2, $3, 'known', '', now(), now(), now(), now())")
+        .execute(Tuple.of(UUID.randomUUID(), otherInfraEnv, otherTenants)));
+    JsonArray whole = new JsonArray();
+    for (ClusterRow c : await(ClusterRepository.list(pool, "t"))) {
+      whole.add(ApiViews.cluster(c, catalog, await(HostRepository.listByCluster(pool, "t", c.id())), true));
+    }
+    assertEquals(List.of(clusterId.toString(), hostless.toString(), big.toString()),
+        whole.stream().map(c -> ((JsonObject) c).getString("id")).toList());
+    List<Integer> pageSizes = new java.util.ArrayList<>();
+    clusterListPages = page -> {
+      pageSizes.add(page.size());
+      return HostRepository.tenantHostsByIds(pool, "t", page);
+    };
+
+    Got listed = get("/clusters");
+    assertEquals(200, listed.status());
+    assertEquals("chunked", listed.transferEncoding());
+    assertEquals(whole, new JsonArray(listed.body()));
+    assertEquals(List.of(40, 0, 300), whole.stream().map(c -> ((JsonObject) c).getInteger("total_host_count"))
+        .toList());
+    // the first page took the first cluster's first 16 hosts, the second ran from it into the big one
+    assertEquals(HostViewStream.FIRST_PAGE_ROWS, pageSizes.get(0));
+    assertTrue(pageSizes.get(1) > 40 - HostViewStream.FIRST_PAGE_ROWS, pageSizes.toString());
+    assertEquals(340, pageSizes.stream().mapToInt(Integer::intValue).sum());
+
+    // a host moved to the big cluster after the ids were read is in neither cluster's view (nor counted)
+    List<UUID> ids = await(HostRepository.idsByCluster(pool, "t", clusterId, List.of(), null));
+    UUID moved = ids.get(30);
+    clusterListPages = page -> page.contains(moved) ? pool.preparedQuery(
+        "UPDATE hosts SET cluster_id = $1 WHERE id = $2").execute(Tuple.of(big, moved))
+        .compose(v -> HostRepository.tenantHostsByIds(pool, "t", page))
+        : HostRepository.tenantHostsByIds(pool, "t", page);
+    JsonArray after = new JsonArray(get("/clusters").body());
+    assertEquals(List.of(39, 0, 300), after.stream().map(c -> ((JsonObject) c).getInteger("total_host_count"))
+        .toList());
+    assertTrue(!after.encode().contains(moved.toString()), "the moved host is listed");
+
+    await(pool.query("DELETE FROM hosts").execute());
+    await(pool.query("DELETE FROM infra_envs").execute());
+    await(pool.query("DELETE FROM clusters").execute());
+    assertEquals(new JsonArray(), new JsonArray(get("/clusters").body()));
   }
 
   @Test
@@ -262,6 +332,13 @@ class HostViewStreamTest {
       size += r.encode().length() + 1;
     }
     return new JsonObject().put("remote_hosts", remotes).encode();
+  }
+
+  private void addCluster(UUID id, String tenant) throws Exception {
+    OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+    await(ClusterRepository.insert(pool, new ClusterRow(id, tenant, "c-" + id, "4.18", "insufficient", "", now,
+        new JsonObject().put("base_dns_domain", "example.com"), null, null, null, null, 1, now, now, new JsonObject()),
+        "secret"));
   }
 
   private void addHost(UUID cluster, String status, String inventory, String connectivity) throws Exception {
