@@ -33,6 +33,10 @@ final class HostViewStream implements RestApi.Streamed {
   static final int MAX_PAGE_ROWS = 256;
   /** A page with more text than this is encoded on a worker thread: an event loop never spends long on one. */
   static final long WORKER_BYTES = 256L << 10;
+  /** Once every host is written, the views left (a fleet's hostless clusters) are written this many at a time. */
+  static final int VIEWS_PER_WRITE = 256;
+  /** The text a view's own head and tail are taken for when choosing where to encode. */
+  private static final long VIEW_BYTES = 4L << 10;
 
   /** Reads the rows of some ids, in their order, leaving out those gone. */
   interface Rows {
@@ -162,8 +166,15 @@ final class HostViewStream implements RestApi.Streamed {
       return;
     }
     if (from >= ids.size()) {
-      Buffer end = before;
-      closeViewsBefore(ids.size(), end);
+      if (parts.size() - part > VIEWS_PER_WRITE) { // many views without hosts left: a batch at a time, on a worker
+        int until = part + VIEWS_PER_WRITE;
+        vertx.executeBlocking(() -> closeViews(ids.size(), until, before), false).compose(views -> sent.map(views))
+            .onFailure(done::tryFail)
+            .onSuccess(views -> write(response, views, done, w -> page(response, vertx, Buffer.buffer(), from, size,
+                w, done)));
+        return;
+      }
+      Buffer end = closeViews(ids.size(), parts.size(), before);
       end.appendBuffer(close);
       (response.headWritten() ? sent.compose(v -> response.end(end))
           : response.putHeader("Content-Type", "application/json").end(end))
@@ -178,37 +189,63 @@ final class HostViewStream implements RestApi.Streamed {
     }
     List<UUID> batch = ids.subList(from, Math.min(ids.size(), from + size));
     rows.read(batch).compose(found -> {
-      long text = found.stream().mapToLong(HostViewStream::textOf).sum();
+      long text = found.stream().mapToLong(HostViewStream::textOf).sum()
+          + VIEW_BYTES * viewsUpTo(from + batch.size() - 1);
       return text > WORKER_BYTES ? vertx.executeBlocking(() -> encode(before, from, batch, found), false)
           : Future.succeededFuture(encode(before, from, batch, found));
     }).compose(page -> sent.map(page)).onFailure(done::tryFail).onSuccess(page -> {
-      if (done.future().isComplete()) {
-        return;
-      }
-      try {
-        if (!response.headWritten()) {
-          response.setChunked(true).putHeader("Content-Type", "application/json");
-        }
-        Future<Void> write = response.write(page.bytes());
-        // the next page sized by this one's rows (a few MB of text); by the last size when all of it had gone
-        int nextSize = page.rows() == 0 ? size
-            : (int) Math.max(1, Math.min(MAX_PAGE_ROWS, PAGE_BYTES * page.rows() / page.text()));
-        page(response, vertx, Buffer.buffer(), from + batch.size(), nextSize, write, done);
-      } catch (RuntimeException e) {
-        done.tryFail(e); // the connection went meanwhile, or a bug: the answer must end either way
-      }
+      // the next page sized by this one's rows (a few MB of text); by the last size when all of it had gone
+      int nextSize = page.rows() == 0 ? size
+          : (int) Math.max(1, Math.min(MAX_PAGE_ROWS, PAGE_BYTES * page.rows() / page.text()));
+      write(response, page.bytes(), done, w -> page(response, vertx, Buffer.buffer(), from + batch.size(), nextSize,
+          w, done));
     });
   }
 
-  /** Ends the views whose hosts all come before {@code position}, and begins the next ones. */
-  private void closeViewsBefore(int position, Buffer out) {
-    while (part < parts.size() && position >= parts.get(part).to()) {
+  /** Writes a piece of the answer (its head first, with the first piece), then goes on with the write's future. */
+  private static void write(HttpServerResponse response, Buffer bytes, Promise<Void> done,
+      java.util.function.Consumer<Future<Void>> next) {
+    if (done.future().isComplete()) {
+      return;
+    }
+    try {
+      if (!response.headWritten()) {
+        response.setChunked(true).putHeader("Content-Type", "application/json");
+      }
+      next.accept(response.write(bytes));
+    } catch (RuntimeException e) {
+      done.tryFail(e); // the connection went meanwhile, or a bug: the answer must end either way
+    }
+  }
+
+  /**
+   * Ends the views whose hosts all come before {@code position} (up to the view {@code until}, not included), and
+   * begins the next ones; returns {@code out}.
+   */
+  private Buffer closeViews(int position, int until, Buffer out) {
+    while (part < Math.min(until, parts.size()) && position >= parts.get(part).to()) {
       out.appendBuffer(parts.get(part).tail().apply(parts.get(part).totals()));
       part++;
       if (part < parts.size()) {
         out.appendBuffer(parts.get(part).head().get());
       }
     }
+    return out;
+  }
+
+  /** How many views from the one being written end at or before {@code position}: those a page up to it crosses. */
+  private int viewsUpTo(int position) {
+    int lo = part;
+    int hi = parts.size();
+    while (lo < hi) { // the first view that holds a host past position
+      int mid = (lo + hi) >>> 1;
+      if (parts.get(mid).to() > position) {
+        hi = mid;
+      } else {
+        lo = mid + 1;
+      }
+    }
+    return lo - part;
   }
 
   private record Page(Buffer bytes, int rows, long text) {}
@@ -224,7 +261,7 @@ final class HostViewStream implements RestApi.Streamed {
     int written = 0;
     long text = 0;
     for (int i = 0; i < batch.size(); i++) {
-      closeViewsBefore(from + i, out);
+      closeViews(from + i, parts.size(), out);
       HostRow h = byId.get(batch.get(i));
       Part view = parts.get(part);
       if (h == null || view.clusterId() != null && !view.clusterId().equals(h.clusterId())) {

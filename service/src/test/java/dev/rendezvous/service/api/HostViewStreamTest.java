@@ -153,7 +153,25 @@ class HostViewStreamTest {
         .toList());
     assertTrue(!after.encode().contains(moved.toString()), "the moved host is listed");
 
+    // more hostless clusters after the last host than are written at a time: all there, as built whole
+    for (int i = 0; i < HostViewStream.VIEWS_PER_WRITE + 44; i++) {
+      addCluster(UUID.randomUUID(), "t");
+    }
+    clusterListPages = page -> HostRepository.tenantHostsByIds(pool, "t", page);
+    JsonArray wholeAgain = new JsonArray();
+    for (ClusterRow c : await(ClusterRepository.list(pool, "t"))) {
+      wholeAgain.add(ApiViews.cluster(c, catalog, await(HostRepository.listByCluster(pool, "t", c.id())), true));
+    }
+    assertEquals(3 + HostViewStream.VIEWS_PER_WRITE + 44, wholeAgain.size());
+    assertEquals(wholeAgain, new JsonArray(get("/clusters").body()));
+
+    // no host at all: the views alone, a batch at a time
     await(pool.query("DELETE FROM hosts").execute());
+    JsonArray viewsAlone = new JsonArray();
+    for (ClusterRow c : await(ClusterRepository.list(pool, "t"))) {
+      viewsAlone.add(ApiViews.cluster(c, catalog, List.of(), true));
+    }
+    assertEquals(viewsAlone, new JsonArray(get("/clusters").body()));
     await(pool.query("DELETE FROM infra_envs").execute());
     await(pool.query("DELETE FROM clusters").execute());
     assertEquals(new JsonArray(), new JsonArray(get("/clusters").body()));
