@@ -211,6 +211,36 @@ class ClusterApiTest {
   }
 
   @Test
+  void answersUnderAKilobyteGoAsTheyAreAndLargerOnesCompressedForAClientThatAsks() throws Exception {
+    // HTTP/1.1, as Go's clients (upstream's agent) and curl speak to it (Java's client would upgrade to h2c, where
+    // Vert.x compresses whatever the size)
+    java.net.http.HttpClient http = java.net.http.HttpClient.newBuilder()
+        .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
+    java.util.function.Function<String, java.net.http.HttpResponse<byte[]>> gzipGet = path -> {
+      try {
+        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + api.port + path))
+            .header("Accept-Encoding", "gzip").header("Authorization", "Bearer " + api.token).build(),
+            java.net.http.HttpResponse.BodyHandlers.ofByteArray());
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    };
+    // {"status":"ok"}: gzip would make it 41 bytes, and costs a deflater per answer (an agent's poll, a probe)
+    java.net.http.HttpResponse<byte[]> small = gzipGet.apply("/health");
+    assertEquals(200, small.statusCode());
+    assertTrue(small.headers().firstValue("content-encoding").isEmpty(), small.headers().map().toString());
+    assertEquals("ok", new JsonObject(new String(small.body(), java.nio.charset.StandardCharsets.UTF_8))
+        .getString("status"));
+    java.net.http.HttpResponse<byte[]> large = gzipGet.apply("/api/assisted-install/v2/openshift-versions");
+    assertEquals(200, large.statusCode());
+    assertEquals("gzip", large.headers().firstValue("content-encoding").orElse(""));
+    byte[] plain = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(large.body())).readAllBytes();
+    assertTrue(plain.length >= ApiVerticle.COMPRESSION_THRESHOLD_BYTES && large.body().length < plain.length,
+        large.body().length + " of " + plain.length + " bytes");
+    assertEquals(api.get("/openshift-versions").json(), new JsonObject(io.vertx.core.buffer.Buffer.buffer(plain)));
+  }
+
+  @Test
   void healthReadyAndMetrics() {
     assertEquals(200, api.get("/health").status());
     Api.Reply ready = api.get("/ready");
