@@ -218,8 +218,8 @@ class ClusterApiTest {
         .version(java.net.http.HttpClient.Version.HTTP_1_1).build();
     java.util.function.Function<String, java.net.http.HttpResponse<byte[]>> gzipGet = path -> {
       try {
-        return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + api.port + path))
-            .header("Accept-Encoding", "gzip").header("Authorization", "Bearer " + api.token).build(),
+        java.net.URI uri = java.net.URI.create("http://127.0.0.1:" + api.port + path);
+        return http.send(java.net.http.HttpRequest.newBuilder(uri).header("Accept-Encoding", "gzip").header("Authorization", "Bearer " + api.token).build(),
             java.net.http.HttpResponse.BodyHandlers.ofByteArray());
       } catch (Exception e) {
         throw new IllegalStateException(e);

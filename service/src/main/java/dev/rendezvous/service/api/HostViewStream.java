@@ -22,28 +22,31 @@ import java.util.function.Supplier;
  * page read only once the client has taken the one before. A 1,000-host cluster's view is ~430 MB (each host's
  * connectivity report names every peer): built whole, one GET took over a GB of heap (a service on {@code -Xmx1g} died
  * of it) and left the client nothing to read until all was built. Streamed, an answer in flight holds two pages (a
- * few MB; the first, 16 rows, up to ~7 MB), whatever the cluster's size. The rows are read in short queries, with no
- * transaction held open while a slow client reads: a host that leaves a view meanwhile is left out, and each view's
- * counts (written after its hosts) are those of the hosts written.
+ * few MB; a big view's first, 16 rows, up to ~7 MB), whatever the cluster's size: a page runs across small views (a
+ * fleet's sites, a few hundred hosts to a query) but never into a big one, and crosses at most 256 views (hostless
+ * clusters). The rows are read in short queries, with no transaction held open while a slow client reads: a host that
+ * leaves a view meanwhile is left out, and each view's counts (written after its hosts) are those of the hosts
+ * written.
  */
 final class HostViewStream implements RestApi.Streamed {
   /** The text a page of rows is sized for: a 1,000-host cluster's rows (~430 KB) come 4 to a page, small ones 256. */
   static final long PAGE_BYTES = 2L << 20;
+  /** A big view's first page (its rows' size unknown yet); a view of at most this many hosts counts as small. */
   static final int FIRST_PAGE_ROWS = 16;
   static final int MAX_PAGE_ROWS = 256;
   /** A page with more text than this is encoded on a worker thread: an event loop never spends long on one. */
   static final long WORKER_BYTES = 256L << 10;
-  /** Once every host is written, the views left (a fleet's hostless clusters) are written this many at a time. */
+  /** The most views a page (or, where no host lies between them, a write) begins and ends: hostless clusters. */
   static final int VIEWS_PER_WRITE = 256;
-  /** The text a view's own head and tail are taken for when choosing where to encode. */
-  private static final long VIEW_BYTES = 4L << 10;
+  /** The text a view's own head and tail are taken for when choosing where to encode (a cluster's fields: ~7 KB). */
+  private static final long VIEW_BYTES = 8L << 10;
 
   /** Reads the rows of some ids, in their order, leaving out those gone. */
   interface Rows {
     Future<List<HostRow>> read(List<UUID> ids);
   }
 
-  /** What a view's hosts written add up to: its counts and its host networks. */
+  /** What the view being written adds up to: its counts and its host networks. */
   private static final class Totals {
     long total;
     long known;
@@ -51,27 +54,28 @@ final class HostViewStream implements RestApi.Streamed {
   }
 
   /**
-   * One view of the answer (a cluster, or a host list), holding the hosts of the answer's ids from the end of the
-   * view before up to {@code to}. Its head is made when it is written (a list of 10,000 clusters holds no 10,000
-   * heads). With a cluster id, a row of another cluster (its host moved after the ids were read) is left out of it.
+   * One view of the answer (a cluster, or a host list). Its head is made when it is written (a list of 10,000
+   * clusters holds no 10,000 heads). With a cluster id, a row of another cluster (its host moved after the ids were
+   * read) is left out of it.
    */
-  private record Part(Supplier<Buffer> head, Function<Totals, Buffer> tail, int to, UUID clusterId, Totals totals) {
-    Part(Supplier<Buffer> head, Function<Totals, Buffer> tail, int to, UUID clusterId) {
-      this(head, tail, to, clusterId, new Totals());
-    }
-  }
+  private record Part(Supplier<Buffer> head, Function<Totals, Buffer> tail, UUID clusterId) {}
 
   private final Buffer open;
-  private final List<Part> parts;
+  /** The views in order; each is dropped (null) once written, so what it holds can go. */
+  private final Part[] parts;
+  /** Where each view's hosts end in {@link #ids}: view i holds the ids from {@code ends[i - 1]} (0) to ends[i]. */
+  private final int[] ends;
   private final Buffer close;
   private final List<UUID> ids;
   private final Rows rows;
   /** The view being written: its head is out, its tail not yet (all are written once it reaches the end). */
   private int part;
+  private Totals totals = new Totals();
 
-  private HostViewStream(Buffer open, List<Part> parts, Buffer close, List<UUID> ids, Rows rows) {
+  private HostViewStream(Buffer open, List<Part> parts, int[] ends, Buffer close, List<UUID> ids, Rows rows) {
     this.open = open;
-    this.parts = parts;
+    this.parts = parts.toArray(new Part[0]);
+    this.ends = ends;
     this.close = close;
     this.ids = ids;
     this.rows = rows;
@@ -84,39 +88,38 @@ final class HostViewStream implements RestApi.Streamed {
   }
 
   static HostViewStream cluster(ClusterRow c, ReleaseCatalog catalog, List<UUID> ids, Rows rows) {
-    return new HostViewStream(Buffer.buffer(), List.of(clusterPart("", c, catalog, ids.size())), Buffer.buffer(), ids,
-        rows);
+    return new HostViewStream(Buffer.buffer(), List.of(clusterPart("", c, catalog)), new int[] {ids.size()},
+        Buffer.buffer(), ids, rows);
   }
 
   /** A cluster's view; the counts are those of the hosts written, so they come after the hosts. */
-  private static Part clusterPart(String before, ClusterRow c, ReleaseCatalog catalog, int to) {
+  private static Part clusterPart(String before, ClusterRow c, ReleaseCatalog catalog) {
     return new Part(() -> Buffer.buffer(before).appendBuffer(ApiViews.clusterHead(c, catalog)),
-        t -> ApiViews.clusterTail(t.networks, new HostRepository.HostCounts(t.total, t.known)), to, c.id());
+        t -> ApiViews.clusterTail(t.networks, new HostRepository.HostCounts(t.total, t.known)), c.id());
   }
 
-  /**
-   * The clusters as upstream's list {@code with_hosts} answers them, each with its hosts, in the clusters' order. The
-   * pages run across clusters, so a fleet of small clusters is read a few hundred hosts to a query.
-   */
+  /** The clusters as upstream's list {@code with_hosts} answers them, each with its hosts, in the clusters' order. */
   static Future<HostViewStream> clusters(SqlClient db, String tenant, List<ClusterRow> clusters,
       ReleaseCatalog catalog) {
+    Rows rows = page -> HostRepository.tenantHostsByIds(db, tenant, page);
     if (clusters.isEmpty()) {
-      return Future.succeededFuture(clusters(clusters, catalog, java.util.Map.of(), page -> null));
+      return Future.succeededFuture(clusters(clusters, catalog, java.util.Map.of(), rows));
     }
     return HostRepository.idsByClusters(db, tenant, clusters.stream().map(ClusterRow::id).toList())
-        .map(byCluster -> clusters(clusters, catalog, byCluster,
-            page -> HostRepository.tenantHostsByIds(db, tenant, page)));
+        .map(byCluster -> clusters(clusters, catalog, byCluster, rows));
   }
 
   static HostViewStream clusters(List<ClusterRow> clusters, ReleaseCatalog catalog,
       java.util.Map<UUID, List<UUID>> idsByCluster, Rows rows) {
     List<UUID> ids = new java.util.ArrayList<>();
     List<Part> parts = new java.util.ArrayList<>(clusters.size());
+    int[] ends = new int[clusters.size()];
     for (ClusterRow c : clusters) {
       ids.addAll(idsByCluster.getOrDefault(c.id(), List.of()));
-      parts.add(clusterPart(parts.isEmpty() ? "" : ",", c, catalog, ids.size()));
+      ends[parts.size()] = ids.size();
+      parts.add(clusterPart(parts.isEmpty() ? "" : ",", c, catalog));
     }
-    return new HostViewStream(Buffer.buffer("["), parts, Buffer.buffer("]"), ids, rows);
+    return new HostViewStream(Buffer.buffer("["), parts, ends, Buffer.buffer("]"), ids, rows);
   }
 
   /** An infra-env's hosts as upstream's list answers them. */
@@ -134,7 +137,7 @@ final class HostViewStream implements RestApi.Streamed {
 
   static HostViewStream list(List<UUID> ids, Rows rows) {
     return new HostViewStream(Buffer.buffer(), List.of(new Part(() -> Buffer.buffer("["), t -> Buffer.buffer("]"),
-        ids.size(), null)), Buffer.buffer(), ids, rows);
+        null)), new int[] {ids.size()}, Buffer.buffer(), ids, rows);
   }
 
   /**
@@ -145,12 +148,16 @@ final class HostViewStream implements RestApi.Streamed {
   @Override
   public Future<Void> writeTo(HttpServerResponse response, Vertx vertx) {
     Promise<Void> done = Promise.promise();
-    response.closeHandler(v -> done.tryFail("the client closed the connection"));
-    Buffer start = open.copy();
-    if (!parts.isEmpty()) {
-      start.appendBuffer(parts.get(0).head().get());
+    try {
+      response.closeHandler(v -> done.tryFail("the client closed the connection"));
+      Buffer start = open.copy();
+      if (parts.length > 0) {
+        start.appendBuffer(parts[0].head().get());
+      }
+      page(response, vertx, start, 0, FIRST_PAGE_ROWS, Future.succeededFuture(), done);
+    } catch (RuntimeException e) { // a row that cannot be shown: nothing written yet, so an error answer
+      done.tryFail(e);
     }
-    page(response, vertx, start, 0, FIRST_PAGE_ROWS, Future.succeededFuture(), done);
     return done.future();
   }
 
@@ -158,23 +165,25 @@ final class HostViewStream implements RestApi.Streamed {
    * Reads and encodes the page at {@code from} (after {@code before}, the text not written yet) while the one before
    * is being sent ({@code sent}), and writes it once that one is on the socket: an answer in flight holds two pages at
    * most. (The response's own queue would not bound it: it counts writes, not bytes, and took 16 pages of a big
-   * cluster before it said it was full.)
+   * cluster before it said it was full.) {@code size} is the rows the page before suggests.
    */
   private void page(HttpServerResponse response, Vertx vertx, Buffer before, int from, int size, Future<Void> sent,
       Promise<Void> done) {
     if (done.future().isComplete()) {
       return;
     }
-    if (from >= ids.size()) {
-      if (parts.size() - part > VIEWS_PER_WRITE) { // many views without hosts left: a batch at a time, on a worker
-        int until = part + VIEWS_PER_WRITE;
-        vertx.executeBlocking(() -> closeViews(ids.size(), until, before), false).compose(views -> sent.map(views))
-            .onFailure(done::tryFail)
-            .onSuccess(views -> write(response, views, done, w -> page(response, vertx, Buffer.buffer(), from, size,
-                w, done)));
-        return;
-      }
-      Buffer end = closeViews(ids.size(), parts.size(), before);
+    if (parts.length - part > 1 && viewsUpTo(from) > (from >= ids.size() ? 0 : VIEWS_PER_WRITE)) {
+      // views with no host between them (hostless clusters), more than a page may cross, or all that is left once
+      // every host is out: a batch of them at a time, made on a worker
+      int until = part + VIEWS_PER_WRITE;
+      vertx.executeBlocking(() -> closeViews(from, until, before), false).compose(views -> sent.map(views))
+          .onFailure(done::tryFail)
+          .onSuccess(views -> write(response, views, done, w -> page(response, vertx, Buffer.buffer(), from, size, w,
+              done)));
+      return;
+    }
+    if (from >= ids.size()) { // the last view's tail (one at most is left), and the end
+      Buffer end = closeViews(ids.size(), parts.length, before);
       end.appendBuffer(close);
       (response.headWritten() ? sent.compose(v -> response.end(end))
           : response.putHeader("Content-Type", "application/json").end(end))
@@ -187,7 +196,7 @@ final class HostViewStream implements RestApi.Streamed {
           });
       return;
     }
-    List<UUID> batch = ids.subList(from, Math.min(ids.size(), from + size));
+    List<UUID> batch = ids.subList(from, pageEnd(from, size));
     rows.read(batch).compose(found -> {
       long text = found.stream().mapToLong(HostViewStream::textOf).sum()
           + VIEW_BYTES * viewsUpTo(from + batch.size() - 1);
@@ -200,6 +209,35 @@ final class HostViewStream implements RestApi.Streamed {
       write(response, page.bytes(), done, w -> page(response, vertx, Buffer.buffer(), from + batch.size(), nextSize,
           w, done));
     });
+  }
+
+  /**
+   * Where the page from {@code from} ends. In a big view (more than {@link #FIRST_PAGE_ROWS} hosts: a report per
+   * host that names every peer) pages stay within it, its first of {@link #FIRST_PAGE_ROWS} rows, the next sized by
+   * the rows before. Small views share pages, up to {@code size} rows and {@link #VIEWS_PER_WRITE} views, and a page
+   * of them ends where a big view begins: rows sized by small clusters' rows would make a big one's page huge.
+   */
+  private int pageEnd(int from, int size) {
+    int view = part + viewsUpTo(from);
+    if (hostsOf(view) > FIRST_PAGE_ROWS) {
+      return Math.min(ends[view], from + (from == startOf(view) ? FIRST_PAGE_ROWS : size));
+    }
+    int end = Math.min(ends[view], from + size);
+    for (int v = view + 1; v < parts.length && end < from + size && v - part <= VIEWS_PER_WRITE; v++) {
+      if (hostsOf(v) > FIRST_PAGE_ROWS) {
+        break;
+      }
+      end = Math.min(ends[v], from + size);
+    }
+    return end;
+  }
+
+  private int startOf(int view) {
+    return view == 0 ? 0 : ends[view - 1];
+  }
+
+  private int hostsOf(int view) {
+    return ends[view] - startOf(view);
   }
 
   /** Writes a piece of the answer (its head first, with the first piece), then goes on with the write's future. */
@@ -223,11 +261,13 @@ final class HostViewStream implements RestApi.Streamed {
    * begins the next ones; returns {@code out}.
    */
   private Buffer closeViews(int position, int until, Buffer out) {
-    while (part < Math.min(until, parts.size()) && position >= parts.get(part).to()) {
-      out.appendBuffer(parts.get(part).tail().apply(parts.get(part).totals()));
+    while (part < Math.min(until, parts.length) && position >= ends[part]) {
+      out.appendBuffer(parts[part].tail().apply(totals));
+      parts[part] = null;
       part++;
-      if (part < parts.size()) {
-        out.appendBuffer(parts.get(part).head().get());
+      totals = new Totals();
+      if (part < parts.length) {
+        out.appendBuffer(parts[part].head().get());
       }
     }
     return out;
@@ -236,10 +276,10 @@ final class HostViewStream implements RestApi.Streamed {
   /** How many views from the one being written end at or before {@code position}: those a page up to it crosses. */
   private int viewsUpTo(int position) {
     int lo = part;
-    int hi = parts.size();
+    int hi = parts.length;
     while (lo < hi) { // the first view that holds a host past position
       int mid = (lo + hi) >>> 1;
-      if (parts.get(mid).to() > position) {
+      if (ends[mid] > position) {
         hi = mid;
       } else {
         lo = mid + 1;
@@ -261,13 +301,12 @@ final class HostViewStream implements RestApi.Streamed {
     int written = 0;
     long text = 0;
     for (int i = 0; i < batch.size(); i++) {
-      closeViews(from + i, parts.size(), out);
+      closeViews(from + i, parts.length, out);
       HostRow h = byId.get(batch.get(i));
-      Part view = parts.get(part);
-      if (h == null || view.clusterId() != null && !view.clusterId().equals(h.clusterId())) {
+      UUID clusterId = parts[part].clusterId();
+      if (h == null || clusterId != null && !clusterId.equals(h.clusterId())) {
         continue; // gone, or moved to another cluster, since the ids were read
       }
-      Totals totals = view.totals();
       if (totals.total > 0) {
         out.appendByte((byte) ',');
       }
