@@ -18,7 +18,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>Such a class also changes the machine's own interfaces (the bridge, each host's veth and its carrier), and
  * Chromium aborts every request it has in flight, loopback too, with {@code net::ERR_NETWORK_CHANGED} when they
  * change. A class that drives Chromium takes the same lock {@link Shared shared}: Chromium classes run beside each
- * other, never beside a namespace class.
+ * other, never beside a namespace class. So does {@code TlsInstallTest}, whose instance stopped answering beside one.
  *
  * <p>One JVM holds one such lock at a time: a second lock of the same file in the same JVM (a {@code @Nested} class of
  * an annotated one, or JUnit's parallel mode) throws {@link java.nio.channels.OverlappingFileLockException}.

@@ -45,6 +45,10 @@ import org.junit.jupiter.api.Test;
  * install clusters end to end (their installers and in-process controllers verifying the service too); agents that
  * cannot verify the server send nothing.
  */
+// never beside a class with hosts in network namespaces (it may run beside the Chromium ones): three runs in a row on
+// one machine, beside NetnsInstallTest's six agents, its instance stopped answering for a minute through 4-9 s
+// machine-wide stalls (Kafka's controller fencing its broker) and the class failed, at v0.51.0 as at HEAD
+@org.junit.jupiter.api.extension.ExtendWith(NetnsExclusive.Shared.class)
 class TlsInstallTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static Path dir;
