@@ -295,14 +295,13 @@ final class HostViewStream implements RestApi.Streamed {
    * between them begun and ended; each view's counts and networks added up.
    */
   private Page encode(Buffer before, int from, List<UUID> batch, List<HostRow> found) {
-    java.util.Map<UUID, HostRow> byId = new java.util.HashMap<>();
-    found.forEach(h -> byId.put(h.id(), h));
     Buffer out = before;
     int written = 0;
     long text = 0;
+    int next = 0; // found is in the batch's order, the rows gone left out
     for (int i = 0; i < batch.size(); i++) {
       closeViews(from + i, parts.length, out);
-      HostRow h = byId.get(batch.get(i));
+      HostRow h = next < found.size() && found.get(next).id().equals(batch.get(i)) ? found.get(next++) : null;
       UUID clusterId = parts[part].clusterId();
       if (h == null || clusterId != null && !clusterId.equals(h.clusterId())) {
         continue; // gone, or moved to another cluster, since the ids were read
