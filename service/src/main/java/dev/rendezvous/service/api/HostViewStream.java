@@ -2,6 +2,7 @@ package dev.rendezvous.service.api;
 
 import dev.rendezvous.service.catalog.ReleaseCatalog;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.ClusterRepository.UnparsedRow;
 import dev.rendezvous.service.repo.HostRepository;
 import dev.rendezvous.service.repo.HostRepository.Documents;
 import dev.rendezvous.service.repo.HostRepository.HostRow;
@@ -94,30 +95,36 @@ final class HostViewStream implements RestApi.Streamed {
 
   /** A cluster's view; the counts are those of the hosts written, so they come after the hosts. */
   private static Part clusterPart(String before, ClusterRow c, ReleaseCatalog catalog) {
-    return new Part(() -> Buffer.buffer(before).appendBuffer(ApiViews.clusterHead(c, catalog)),
-        t -> ApiViews.clusterTail(t.networks, new HostRepository.HostCounts(t.total, t.known)), c.id());
+    return clusterPart(before, c.id(), () -> c, catalog);
+  }
+
+  /** As above, the cluster's row made ({@code row}) only when its view is written. */
+  private static Part clusterPart(String before, UUID id, Supplier<ClusterRow> row, ReleaseCatalog catalog) {
+    return new Part(() -> Buffer.buffer(before).appendBuffer(ApiViews.clusterHead(row.get(), catalog)),
+        t -> ApiViews.clusterTail(t.networks, new HostRepository.HostCounts(t.total, t.known)), id);
   }
 
   /** The clusters as upstream's list {@code with_hosts} answers them, each with its hosts, in the clusters' order. */
-  static Future<HostViewStream> clusters(SqlClient db, String tenant, List<ClusterRow> clusters,
+  static Future<HostViewStream> clusters(SqlClient db, String tenant, List<UnparsedRow> clusters,
       ReleaseCatalog catalog) {
     Rows rows = page -> HostRepository.tenantHostsByIds(db, tenant, page);
     if (clusters.isEmpty()) {
       return Future.succeededFuture(clusters(clusters, catalog, java.util.Map.of(), rows));
     }
-    return HostRepository.idsByClusters(db, tenant, clusters.stream().map(ClusterRow::id).toList())
+    return HostRepository.idsByClusters(db, tenant, clusters.stream().map(UnparsedRow::id).toList())
         .map(byCluster -> clusters(clusters, catalog, byCluster, rows));
   }
 
-  static HostViewStream clusters(List<ClusterRow> clusters, ReleaseCatalog catalog,
+  static HostViewStream clusters(List<UnparsedRow> clusters, ReleaseCatalog catalog,
       java.util.Map<UUID, List<UUID>> idsByCluster, Rows rows) {
     List<UUID> ids = new java.util.ArrayList<>();
     List<Part> parts = new java.util.ArrayList<>(clusters.size());
     int[] ends = new int[clusters.size()];
-    for (ClusterRow c : clusters) {
-      ids.addAll(idsByCluster.getOrDefault(c.id(), List.of()));
+    for (UnparsedRow c : clusters) {
+      UUID id = c.id();
+      ids.addAll(idsByCluster.getOrDefault(id, List.of()));
       ends[parts.size()] = ids.size();
-      parts.add(clusterPart(parts.isEmpty() ? "" : ",", c, catalog));
+      parts.add(clusterPart(parts.isEmpty() ? "" : ",", id, c::parse, catalog));
     }
     return new HostViewStream(Buffer.buffer("["), parts, ends, Buffer.buffer("]"), ids, rows);
   }

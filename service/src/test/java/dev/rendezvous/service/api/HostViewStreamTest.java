@@ -9,6 +9,7 @@ import dev.rendezvous.service.db.EmbeddedPostgresServer;
 import dev.rendezvous.service.db.Migrations;
 import dev.rendezvous.service.repo.ClusterRepository;
 import dev.rendezvous.service.repo.ClusterRepository.ClusterRow;
+import dev.rendezvous.service.repo.ClusterRepository.UnparsedRow;
 import dev.rendezvous.service.repo.HostRepository;
 import dev.rendezvous.service.repo.HostRepository.Documents;
 import dev.rendezvous.service.repo.HostRepository.HostRow;
@@ -79,7 +80,7 @@ class HostViewStreamTest {
         .compose(c -> HostRepository.idsByCluster(pool, "t", clusterId, List.of(), null)
             .map(ids -> HostViewStream.cluster(c.orElseThrow(), catalog, ids, page -> pages.apply(page))))));
     router.get("/clusters").handler(ctx -> RestApi.handle(ctx, 200, () -> ClusterRepository.list(pool, "t")
-        .compose(cs -> HostRepository.idsByClusters(pool, "t", cs.stream().map(ClusterRow::id).toList())
+        .compose(cs -> HostRepository.idsByClusters(pool, "t", cs.stream().map(UnparsedRow::id).toList())
             .map(ids -> HostViewStream.clusters(cs, catalog, ids, page -> clusterListPages.apply(page))))));
     router.get("/hosts").handler(ctx -> RestApi.handle(ctx, 200,
         () -> HostViewStream.infraEnvHosts(pool, "t", infraEnv)));
@@ -87,6 +88,10 @@ class HostViewStreamTest {
     server = await(vertx.createHttpServer(new HttpServerOptions().setSendBufferSize(16 * 1024)).requestHandler(router)
         .listen(0, "127.0.0.1"));
     client = vertx.createHttpClient();
+  }
+
+  private static List<ClusterRow> parsed(Future<List<UnparsedRow>> rows) throws Exception {
+    return await(rows).stream().map(UnparsedRow::parse).toList();
   }
 
   @AfterEach
@@ -136,7 +141,7 @@ class HostViewStreamTest {
     assertEquals(List.of(), await(HostRepository.tenantHostsByIds(pool, "t", List.of(otherHost))));
     assertEquals(1, await(HostRepository.tenantHostsByIds(pool, "u", List.of(otherHost))).size());
     JsonArray whole = new JsonArray();
-    for (ClusterRow c : await(ClusterRepository.list(pool, "t"))) {
+    for (ClusterRow c : parsed(ClusterRepository.list(pool, "t"))) {
       whole.add(ApiViews.cluster(c, catalog, await(HostRepository.listByCluster(pool, "t", c.id())), true));
     }
     List<String> order = whole.stream().map(c -> ((JsonObject) c).getString("id")).toList();
@@ -178,7 +183,7 @@ class HostViewStreamTest {
     }
     clusterListPages = page -> HostRepository.tenantHostsByIds(pool, "t", page);
     JsonArray wholeAgain = new JsonArray();
-    for (ClusterRow c : await(ClusterRepository.list(pool, "t"))) {
+    for (ClusterRow c : parsed(ClusterRepository.list(pool, "t"))) {
       wholeAgain.add(ApiViews.cluster(c, catalog, await(HostRepository.listByCluster(pool, "t", c.id())), true));
     }
     assertEquals(5 + 2 * (HostViewStream.VIEWS_PER_WRITE + 44), wholeAgain.size());
@@ -187,7 +192,7 @@ class HostViewStreamTest {
     // no host at all: the views alone, a batch at a time
     await(pool.query("DELETE FROM hosts").execute());
     JsonArray viewsAlone = new JsonArray();
-    for (ClusterRow c : await(ClusterRepository.list(pool, "t"))) {
+    for (ClusterRow c : parsed(ClusterRepository.list(pool, "t"))) {
       viewsAlone.add(ApiViews.cluster(c, catalog, List.of(), true));
     }
     assertEquals(viewsAlone, new JsonArray(get("/clusters").body()));
