@@ -143,9 +143,9 @@ public final class ClusterRepository {
   }
 
   /**
-   * The tenant's clusters, oldest first, unparsed: their documents come as text and each is parsed when its view is
-   * made. Decoded as they arrived, 10,000 clusters' documents (~70 MB) were event-loop work, and all of them parsed at
-   * once were a live set that made the young collections beside the list last half a second.
+   * The tenant's clusters, oldest first, unparsed: their documents come as text and each row is parsed when its view
+   * is made (on the worker that encodes it), not all of them as they arrive on the event loop (~7 KB a cluster, ~70 MB
+   * for 10,000).
    */
   public static Future<List<UnparsedRow>> list(SqlClient db, String tenant) {
     return db.preparedQuery("SELECT " + COLUMNS_JSON_AS_TEXT + " FROM clusters WHERE tenant = $1"
