@@ -144,8 +144,8 @@ public final class ClusterRepository {
 
   /**
    * The tenant's clusters, oldest first, unparsed: their documents come as text and each row is parsed when its view
-   * is made (on the worker that encodes it), not all of them as they arrive on the event loop (~7 KB a cluster, ~70 MB
-   * for 10,000).
+   * is made (on a worker where a page of views is big), not all of them as they arrive on the event loop (~7 KB a
+   * cluster, ~70 MB for 10,000).
    */
   public static Future<List<UnparsedRow>> list(SqlClient db, String tenant) {
     return db.preparedQuery("SELECT " + COLUMNS_JSON_AS_TEXT + " FROM clusters WHERE tenant = $1"

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -30,22 +31,26 @@ class ClusterListTest {
   @TempDir Path dir;
 
   @Test
-  void theListIsEachRowAsReadAloneOldestFirstAndTheTenantsOnly() throws Exception {
+  void theListIsEachRowAsReadAloneOldestFirstThenByIdAndTheTenantsOnly() throws Exception {
     Vertx vertx = Vertx.vertx();
     try (EmbeddedPostgresServer pg = EmbeddedPostgresServer.start(dir.resolve("pg"), false)) {
       Pool pool = Database.pool(vertx, pg.connectionUri(), 4);
       await(Migrations.apply(pool));
       OffsetDateTime start = OffsetDateTime.now(ZoneOffset.UTC);
-      List<UUID> inOrder = new ArrayList<>();
+      // made newest first, so that the table's order is not the list's
+      List<UUID> oldestFirst = new ArrayList<>();
       for (int i = 0; i < 20; i++) {
-        inOrder.add(insert(pool, "t", start.plusSeconds(i), i));
+        oldestFirst.add(0, insert(pool, "t", start.minusSeconds(i), i));
       }
-      List<UUID> outOfOrder = List.of(insert(pool, "u", start.plusSeconds(2), 1),
-          insert(pool, "u", start.plusSeconds(1), 2));
+      // made at the same instant: by id
+      List<UUID> sameInstant = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        sameInstant.add(insert(pool, "u", start, i));
+      }
+      sameInstant.sort(Comparator.comparing(UUID::toString)); // PostgreSQL orders uuids by their bytes
 
-      assertEquals(single(pool, "t", inOrder), parsed(ClusterRepository.list(pool, "t")));
-      assertEquals(single(pool, "u", List.of(outOfOrder.get(1), outOfOrder.get(0))),
-          parsed(ClusterRepository.list(pool, "u")));
+      assertEquals(single(pool, "t", oldestFirst), parsed(ClusterRepository.list(pool, "t")));
+      assertEquals(single(pool, "u", sameInstant), parsed(ClusterRepository.list(pool, "u")));
       assertEquals(List.of(), parsed(ClusterRepository.list(pool, "none")));
       await(pool.close());
     } finally {
@@ -53,19 +58,22 @@ class ClusterListTest {
     }
   }
 
-  /** A cluster whose documents are all set, of each JSON kind a validations document may be stored as. */
+  /**
+   * A cluster whose validations are an object (with non-ASCII text and quotes), an array, or none yet (as a new
+   * cluster's: no validations, no progress), with a state.
+   */
   private static UUID insert(Pool pool, String tenant, OffsetDateTime created, int i) throws Exception {
     UUID id = UUID.randomUUID();
     await(ClusterRepository.insert(pool, new ClusterRow(id, tenant, "c" + i, "4.18", "insufficient", "why " + i,
         created, new JsonObject().put("base_dns_domain", "example.com")
             .put("api_vips", new JsonArray().add("10.0.0." + i)), null, null, null, null, 1, created, created),
         "secret"));
-    Object validations = i % 2 == 0 ? new JsonObject().put("network", new JsonArray().add(
+    Object validations = i % 3 == 0 ? new JsonObject().put("network", new JsonArray().add(
         new JsonObject().put("id", "api-vips-defined").put("status", "success").put("message", "ünïcode \"quoted\"")))
-        : new JsonArray().add(i);
+        : i % 3 == 1 ? new JsonArray().add(i) : null;
     await(pool.preparedQuery("UPDATE clusters SET validations_info = $2, progress = $3, state = $4,"
             + " install_started_at = $5 WHERE id = $1")
-        .execute(Tuple.of(id, validations, new JsonObject().put("total_percentage", i),
+        .execute(Tuple.of(id, validations, validations == null ? null : new JsonObject().put("total_percentage", i),
             new JsonObject().put("n", i).put("nested", new JsonObject().put("ok", true)), created)));
     return id;
   }
