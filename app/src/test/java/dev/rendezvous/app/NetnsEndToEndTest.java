@@ -128,10 +128,18 @@ class NetnsEndToEndTest {
         String ingressVip = leased.getJsonArray("ingress_vips").getJsonObject(0).getString("ip");
         assertTrue(apiVip.startsWith("10.250.0.22") && ingressVip.startsWith("10.250.0.22") && !apiVip.equals(ingressVip),
             apiVip + " " + ingressVip);
-        // the server's own record: one lease per VIP, each to a MAC of the cluster's (not a host's own MAC)
-        String granted = Files.readString(leases);
-        for (String vip : new String[] {apiVip, ingressVip}) {
-          assertTrue(granted.lines().anyMatch(l -> l.contains(" " + vip + " ") && l.contains(" 00:1a:4a:")), granted);
+        // the server's own record: one lease per VIP, each to a MAC of the cluster's (not a host's own MAC); dnsmasq
+        // rewrites its lease file in place after it answered, so a read may come before it or find it empty (seen in
+        // a CI run): wait for both leases in it
+        String[] vips = {apiVip, ingressVip};
+        try {
+          Await.until("both VIPs' leases in dnsmasq's lease file", Duration.ofSeconds(15), () -> {
+            String granted = text(leases);
+            return java.util.Arrays.stream(vips).allMatch(vip -> granted.lines()
+                .anyMatch(l -> l.contains(" " + vip + " ") && l.contains(" 00:1a:4a:"))) ? granted : null;
+          });
+        } catch (AssertionError e) {
+          throw new AssertionError(e.getMessage() + "; the lease file: " + text(leases), e);
         }
         // the event goes through the bus to the events table: visible a moment after the cluster's new VIPs
         Await.until("the DHCP VIPs' event", Duration.ofSeconds(30), () -> api.get("/events?cluster_id=" + clusterId)
@@ -171,5 +179,13 @@ class NetnsEndToEndTest {
   private static JsonObject find(JsonArray hosts, String id) {
     return hosts.stream().map(JsonObject.class::cast).filter(h -> id.equals(h.getString("id"))).findFirst()
         .orElseThrow(() -> new AssertionError("host " + id + " not listed"));
+  }
+
+  private static String text(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 }
